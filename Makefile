@@ -1,0 +1,37 @@
+# The README's two commands: `make demo` (the main job) and `make test` (the test suite).
+# Each creates .venv on first use and installs what it needs.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_DEV := $(VENV)/.dev-installed
+STAMP_TRAIN := $(VENV)/.train-installed
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $@
+
+$(STAMP_TRAIN): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[dev,train]"
+	touch $@
+
+demo: $(STAMP_DEV)
+	$(BIN)/python -m noir_env.demo
+
+test: $(STAMP_DEV)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP_DEV)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+bench: $(STAMP_DEV)
+	$(BIN)/python bench/core.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

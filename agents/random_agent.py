@@ -1,0 +1,53 @@
+"""The uniform random agent: picks one legal action per game, uniformly."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def _pick(mask_row, u):
+    """The floor(u * count)-th legal action of one mask row (u uniform in [0, 1))."""
+    count = 0
+    for a in range(mask_row.shape[0]):
+        count += mask_row[a]
+    if count == 0:
+        return -1
+    k = int(u * count)
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def sample_legal(mask, uniforms, out):
+    """out[i] = a uniformly chosen legal action of mask[i] (-1 if none is legal)."""
+    for i in prange(mask.shape[0]):
+        out[i] = _pick(mask[i], uniforms[i])
+
+
+@njit(cache=True)
+def sample_legal_serial(mask, uniforms, out):
+    for i in range(mask.shape[0]):
+        out[i] = _pick(mask[i], uniforms[i])
+
+
+class RandomAgent:
+    """Uniform over legal actions. `act(obs, mask)` takes batched arrays [N, ...]."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
+        mask = np.asarray(mask)
+        if mask.ndim == 1:
+            return self.act(obs, mask[None])[0]
+        out = np.empty(mask.shape[0], np.int64)
+        u = self.rng.random(mask.shape[0])
+        kernel = sample_legal if mask.shape[0] >= 64 else sample_legal_serial
+        kernel(mask.astype(np.bool_, copy=False), u, out)
+        return out

@@ -1,0 +1,11 @@
+"""The batched NOIR rules core: fixed-shape arrays, numba kernels, one code path for N games."""
+
+from .api import current_player, init, legal_action_mask, observe, refresh, step
+from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
+from .state import State, batch_size, clone, concat, take
+
+__all__ = [
+    "NOIRBROUGH", "NOIRBURG", "ORIGINAL", "PRESETS", "Rules", "State", "batch_size", "clone",
+    "concat", "current_player", "get_rules", "init", "legal_action_mask", "observe", "refresh",
+    "step", "take",
+]

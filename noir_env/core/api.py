@@ -1,0 +1,213 @@
+"""The public batched API of the rules core: thin loops over games calling the kernels.
+
+    state = init(num_games, num_players=4, rules="noirburg", seeds=0)
+    mask = legal_action_mask(state)          # bool [N, A], for current_player(state)
+    rewards, done, illegal = step(state, actions)   # mutates `state` in place
+    obs = observe(state)                     # float32 [N, OBS_SIZE], seat of the actor
+
+Games run independently: game i depends on its seed and its actions only, never on N.
+`step` changes the state in place (use `clone` to keep a copy); a game that is over ignores
+its action and reports done=True. Decisions with a single legal action are taken by the
+core itself (R2.5), so every decision a caller sees has at least two choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from . import constants as C
+from .mask import fill_mask
+from .observe import OBS_SIZE, observe_batch
+from .rng import seed_to_state
+from .rules import Rules, get_rules, rules_of, rules_row
+from .state import State, allocate, batch_size, check_state, kernel_view
+from .turn import apply_action, init_game
+
+PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread launch
+
+
+@njit(cache=True)
+def settle(s, r, i):
+    """Take forced decisions (a single legal action) until a real choice or the end (R2.5),
+    leaving the actor's legal actions in s[i].mask."""
+    for _ in range(100_000):
+        count, last = fill_mask(s, r, i)
+        if count != 1:
+            if count == 0 and s[i].phase != C.PH_GAME_OVER:
+                raise RuntimeError("NOIR core: a decision with no legal action")
+            return
+        apply_action(s, r, i, last)
+    raise RuntimeError("NOIR core: forced decisions did not stop")
+
+
+@njit(cache=True)
+def write_outcome(s, i, out):
+    """Zero-sum rewards: winners share +1, losers share -1 (R6.5)."""
+    n = s[i].num_players
+    k = 0
+    for q in range(n):
+        k += s[i].winners[q]
+    for q in range(n):
+        if k == n:
+            out[q] = 0.0
+        elif s[i].winners[q]:
+            out[q] = 1.0 / k
+        else:
+            out[q] = -1.0 / (n - k)
+
+
+@njit(cache=True)
+def step_one(s, i, a, rewards, done, illegal):
+    if s[i].phase == C.PH_GAME_OVER:
+        done[i] = True
+        return
+    if a < 0 or a >= C.NUM_ACTIONS or not s[i].mask[a]:
+        illegal[i] = True
+        return
+    r = rules_of(s, i)
+    apply_action(s, r, i, a)
+    s[i].steps += 1
+    settle(s, r, i)
+    if s[i].phase == C.PH_GAME_OVER:
+        done[i] = True
+        write_outcome(s, i, rewards[i])
+
+
+@njit(cache=True)
+def _step_serial(s, actions, rewards, done, illegal):
+    for i in range(actions.shape[0]):
+        step_one(s, i, actions[i], rewards, done, illegal)
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(s, actions, rewards, done, illegal):
+    for i in prange(actions.shape[0]):
+        step_one(s, i, actions[i], rewards, done, illegal)
+
+
+@njit(cache=True)
+def init_one(s, i, n):
+    r = rules_of(s, i)
+    init_game(s, r, i, n)
+    settle(s, r, i)
+
+
+@njit(cache=True, parallel=True)
+def _init_batch(s, nps):
+    for i in prange(nps.shape[0]):
+        init_one(s, i, nps[i])
+
+
+@njit(cache=True)
+def _mask_batch(s):
+    for i in range(s.shape[0]):
+        fill_mask(s, rules_of(s, i), i)
+
+
+def init(
+    num_games: int,
+    num_players: int | np.ndarray = 4,
+    rules: str | Rules | None = "noirburg",
+    seeds: int | np.ndarray | None = 0,
+) -> State:
+    """Deal `num_games` new games.
+
+    num_players: 3..6, one value or one per game. rules: a preset name or a `Rules`.
+    seeds: an int s gives game i the seed s + i; an array gives each game its own seed.
+    """
+    if int(num_games) < 1:
+        raise ValueError(f"num_games must be >= 1, got {num_games}")
+    n = int(num_games)
+    nps = np.broadcast_to(np.asarray(num_players), (n,)).astype(np.int8)
+    bad = nps[(nps < C.MIN_PLAYERS) | (nps > C.MAX_PLAYERS)]
+    if bad.size:
+        raise ValueError(f"num_players must be in 3..6, got {int(bad[0])}")
+    game_rules = get_rules(rules)
+    if seeds is None:
+        seeds = 0
+    seed_arr = np.asarray(seeds, dtype=np.int64)
+    seed_arr = seed_arr + np.arange(n) if seed_arr.ndim == 0 else seed_arr
+    if seed_arr.shape != (n,):
+        raise ValueError(f"seeds must be an int or {n} ints, got shape {seed_arr.shape}")
+    s = allocate(n)
+    s.rules[:] = rules_row(game_rules)
+    s.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
+    _init_batch(kernel_view(s), nps)
+    return s
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool [N, NUM_ACTIONS]: the legal actions of each game's current player (a read-only
+    view; all False in a finished game)."""
+    check_state(state)
+    m = state.mask.view(np.bool_)
+    m.flags.writeable = False
+    return m
+
+
+def current_player(state: State) -> np.ndarray:
+    """int8 [N]: the seat that must act in each game (-1 once the game is over)."""
+    return state.actor.copy()
+
+
+def step(
+    state: State, actions: np.ndarray, strict: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Apply one action per game, in place. Returns (rewards float32 [N, 6], done bool [N],
+    illegal bool [N]). Rewards are non-zero only on the step a game ends.
+
+    strict=True raises ValueError before changing anything if any action is illegal (its
+    name, the phase and the legal actions are named). strict=False leaves those games
+    unchanged and flags them in `illegal`. Finished games ignore their action.
+    """
+    check_state(state)
+    n = batch_size(state)
+    acts = np.asarray(actions)
+    if acts.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), got {acts.shape}")
+    if not np.issubdtype(acts.dtype, np.integer):
+        raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+    acts = acts.astype(np.int64, copy=False)
+    if strict:
+        _check_legal(state, acts)
+    rewards = np.zeros((n, C.MAX_PLAYERS), np.float32)
+    done = np.zeros(n, np.bool_)
+    illegal = np.zeros(n, np.bool_)
+    kernel = _step_parallel if n >= PARALLEL_MIN else _step_serial
+    kernel(kernel_view(state), acts, rewards, done, illegal)
+    return rewards, done, illegal
+
+
+def _check_legal(state: State, acts: np.ndarray) -> None:
+    live = state.phase != C.PH_GAME_OVER
+    in_range = (acts >= 0) & (acts < C.NUM_ACTIONS)
+    ok = ~live | (in_range & state.mask[np.arange(len(acts)), np.clip(acts, 0, C.NUM_ACTIONS - 1)])
+    if ok.all():
+        return
+    from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)
+
+    i = int(np.flatnonzero(~ok)[0])
+    raise ValueError(describe_illegal(state, i, int(acts[i])))
+
+
+def observe(state: State, seats: np.ndarray | int | None = None) -> np.ndarray:
+    """float32 [N, OBS_SIZE]: what `seats` (default: each game's current player; seat 0 in
+    a finished game) see. Never shows another hand or the order of the draw pile."""
+    check_state(state)
+    n = batch_size(state)
+    if seats is None:
+        seat_arr = np.where(state.actor >= 0, state.actor, 0).astype(np.int64)
+    else:
+        seat_arr = np.broadcast_to(np.asarray(seats, dtype=np.int64), (n,))
+        if ((seat_arr < 0) | (seat_arr >= state.num_players)).any():
+            raise ValueError("observe: every seat must be in 0..num_players-1")
+    out = np.empty((n, OBS_SIZE), np.float32)
+    observe_batch(kernel_view(state), np.ascontiguousarray(seat_arr), out)
+    return out
+
+
+def refresh(state: State) -> State:
+    """Recompute the derived legal-action cache (after editing a state by hand)."""
+    _mask_batch(kernel_view(state))
+    return state

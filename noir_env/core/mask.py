@@ -1,0 +1,202 @@
+"""The legal actions of the player who must act (docs/RULES.md, section A).
+
+`fill_mask` writes game i's mask row and returns how many actions are legal and the last of
+them, so the step loop can take a decision with one legal action by itself (R2.5).
+"""
+
+from numba import njit
+
+from . import constants as C
+from .board import (
+    capacity_left,
+    cards_available,
+    fits_somewhere,
+    free_slot,
+    hand_size,
+    has_table_gangster,
+    num_gangsters,
+    place_counts,
+)
+from .reactions import playable, target_ok, turncoat_can_take
+
+S = C.NUM_SLOTS
+
+
+@njit(cache=True)
+def _set(m, a, acc):
+    m[a] = 1
+    acc[0] += 1
+    acc[1] = a
+
+
+@njit(cache=True)
+def _reactions(s, r, i, x, m, acc):
+    for kind in range(6):
+        if playable(s, r, i, x, kind):
+            _set(m, C.A_PLAY + kind, acc)
+
+
+@njit(cache=True)
+def _places_fitting(s, i, p, pw, m, acc):
+    """A_TO for every own place (slot or Hideout) with room for power pw + 1."""
+    for dst in range(C.NUM_PLACES):
+        if capacity_left(s, i, p, dst) >= pw + 1:
+            _set(m, C.A_TO + dst, acc)
+
+
+@njit(cache=True)
+def _pick_ups(s, i, p, m, acc, attack):
+    """A_FROM for gangsters on own places; in Move Gangsters those not yet put down this
+    step (R4.2) and HIDDEN ones that fit somewhere."""
+    for src in range(C.NUM_PLACES):
+        if src < S and s[i].biz[p, src] == 0:
+            continue
+        counts = place_counts(s, i, p, src)
+        for pw in range(4):
+            free = counts[pw] if attack else counts[pw] - s[i].lock[src, pw]
+            if free > 0:
+                _set(m, C.A_FROM + pw * C.NUM_SOURCES + src, acc)
+    if not attack:
+        for pw in range(4):
+            if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
+                _set(m, C.A_FROM + pw * C.NUM_SOURCES + C.PLACE_HIDDEN, acc)
+
+
+@njit(cache=True)
+def _hidden_must_be_placed(s, i, p):
+    for pw in range(4):
+        if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _attack_targets(s, i, p, m, acc):
+    """R3.1: each living opponent's businesses and Hideout not yet attacked this turn."""
+    if not has_table_gangster(s, i, p):
+        return
+    n = s[i].num_players
+    for rel in range(1, n):
+        q = (p + rel) % n
+        if not s[i].alive[q]:
+            continue
+        base = C.A_TARGET + (rel - 1) * C.NUM_TARGETS
+        for t in range(S):
+            if s[i].biz[q, t] > 0 and not s[i].attacked[q, t]:
+                _set(m, base + t, acc)
+        if not s[i].attacked[q, C.PLACE_HIDEOUT]:
+            _set(m, base + C.TGT_HIDEOUT, acc)
+
+
+@njit(cache=True)
+def _deployable(s, i, p, m, acc):
+    """R4.5: cards whose cost (number - 1) p can pay; a gangster needs a place with room."""
+    money = s[i].money[p]
+    for t in range(C.G1, C.B4 + 1):
+        if s[i].hand[p, t] == 0:
+            continue
+        if t <= C.G4:
+            ok = money >= t and fits_somewhere(s, i, p, t + 1)
+        else:
+            ok = money >= t - C.B1 and free_slot(s, i, p) >= 0
+        if ok:
+            _set(m, C.A_DEPLOY + t, acc)
+
+
+@njit(cache=True)
+def _draws(s, i, p, m, acc):
+    """R4.8: n cards for n - 1 coins, never above 6 in hand, at most what can be drawn."""
+    room = C.HAND_SIZE - hand_size(s, i, p)
+    avail = cards_available(s, i)
+    for n in range(1, C.HAND_SIZE + 1):
+        if n <= room and n - 1 <= s[i].money[p] and n <= avail:
+            _set(m, C.A_DRAW + n - 1, acc)
+
+
+@njit(cache=True)
+def _reaction_targets(s, r, i, x, m, acc):
+    n = s[i].num_players
+    kind = s[i].rt_kind
+    for rel in range(1, n):
+        q = (x + rel) % n
+        if not s[i].alive[q]:
+            continue
+        base = C.A_TARGET + (rel - 1) * C.NUM_TARGETS
+        for t in range(C.NUM_TARGETS):
+            if target_ok(s, r, i, x, kind, q, t):
+                _set(m, base + t, acc)
+
+
+@njit(cache=True)
+def fill_mask(s, r, i):
+    """Write the legal actions of game i's actor into s[i].mask; return (count, last id)."""
+    m = s[i].mask
+    m[:] = 0
+    acc = [0, -1]
+    ph = s[i].phase
+    x = s[i].actor
+    if ph == C.PH_GAME_OVER:
+        return 0, -1
+    if ph == C.PH_WINDOW:
+        _reactions(s, r, i, x, m, acc)
+        _set(m, C.A_PASS, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_REACT_TARGET:
+        _reaction_targets(s, r, i, x, m, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_TURNCOAT_POWER:
+        for pw in range(4):
+            if turncoat_can_take(s, r, i, x, s[i].sel_a, s[i].sel_b, pw):
+                _set(m, C.A_POWER + pw, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_MULLIGAN:
+        if s[i].count < r.mulligan_max:
+            for t in range(C.NUM_CARD_TYPES):
+                if s[i].hand[x, t] > 0:
+                    _set(m, C.A_DISCARD + t, acc)
+        _set(m, C.A_END, acc)
+        return acc[0], acc[1]
+    # the active player's own steps; mid-selection phases take no reactions
+    if ph == C.PH_MOVE_TO:
+        _places_fitting(s, i, x, s[i].sel_a, m, acc)
+        if s[i].sel_b != C.PLACE_HIDDEN:
+            _set(m, C.A_TO + C.PLACE_ASIDE, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_DEPLOY_TO:
+        _places_fitting(s, i, x, s[i].sel_a, m, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_ATTACKERS:
+        _pick_ups(s, i, x, m, acc, True)
+        if num_gangsters(s[i].atk_g) > 0:
+            _set(m, C.A_CONFIRM, acc)
+        return acc[0], acc[1]
+    if ph == C.PH_MOVE:
+        _pick_ups(s, i, x, m, acc, False)
+        if not _hidden_must_be_placed(s, i, x):
+            _set(m, C.A_END, acc)
+    elif ph == C.PH_ATTACK:
+        _attack_targets(s, i, x, m, acc)
+        _set(m, C.A_END, acc)
+    elif ph == C.PH_DEPLOY:
+        _deployable(s, i, x, m, acc)
+        _set(m, C.A_END, acc)
+    elif ph == C.PH_MOVE_HIDEOUT:
+        top = s[i].ho_top[x]
+        for t in range(S):
+            if s[i].biz[x, t] > 0 and t != top:
+                _set(m, C.A_HIDE_UNDER + t, acc)
+        if top >= 0:
+            _set(m, C.A_HIDE_OPEN, acc)
+        _set(m, C.A_END, acc)
+    elif ph == C.PH_DISCARD:
+        if s[i].count < r.discard_limit:
+            for t in range(C.NUM_CARD_TYPES):
+                if s[i].hand[x, t] > 0:
+                    _set(m, C.A_DISCARD + t, acc)
+        if not (r.forced_discard and hand_size(s, i, x) > C.HAND_SIZE):
+            _set(m, C.A_END, acc)
+    elif ph == C.PH_DRAW:
+        _draws(s, i, x, m, acc)
+        _set(m, C.A_END, acc)
+    _reactions(s, r, i, x, m, acc)  # R5.2(c): reactions at one's own decision points
+    return acc[0], acc[1]

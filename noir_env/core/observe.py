@@ -1,0 +1,181 @@
+"""The observation of one seat: everything public plus the seat's own hand (R7).
+
+One flat float32 vector, the same size for 3-6 players. Players appear seat-relative
+(block 0 = the observer, 1 = the next player clockwise, ...). Other hands appear only as
+sizes and the draw pile only as a count. `noir_env.spaces.OBS_SLICES` names the parts.
+"""
+
+from numba import njit
+
+from . import constants as C
+
+S = C.NUM_SLOTS
+P = C.MAX_PLAYERS
+
+# --- layout: (name, size) in order; offsets are module constants the kernel compiles in ----
+SLOT_FEATURES = [
+    "income", "gangsters_1", "gangsters_2", "gangsters_3", "gangsters_4", "covers_hideout",
+    "attacked_this_turn", "attack_target", "police_target", "drivebys", "turncoat_target",
+]
+SF = len(SLOT_FEATURES)
+SEAT_FIELDS = [
+    ("present", 1), ("alive", 1), ("money", 1), ("hand_size", 1), ("trophies", 1),
+    ("kills", 1), ("hideout_gangsters", 4), ("hideout_open", 1), ("hideout_attacked", 1),
+    ("hideout_attack_target", 1), ("hidden", 4), ("turncoat_target_hidden", 1),
+    ("turncoat_target_attack", 1), ("businesses", S * SF),
+]
+GLOBAL_FIELDS = [
+    ("phase", C.NUM_PHASES), ("actor", P), ("active", P), ("num_players", 4),
+    ("first_round", 1), ("turn_no", 1), ("bank", 1), ("deck", 1),
+    ("discard_pile", C.NUM_CARD_TYPES), ("removed", C.NUM_CARD_TYPES),
+    ("countdown_on", 1), ("countdown_tokens", 1), ("countdown_holder", P),
+    ("hand", C.NUM_CARD_TYPES), ("step_count", 1), ("selected_power", 4),
+    ("reaction_kind", 6), ("attack_pending", 1), ("attack_target_seat", P),
+    ("attack_on_hideout", 1), ("attackers", 4), ("window", 4), ("window_owner", P),
+    ("police_mode", 3), ("police_standing", 1), ("police_player", P),
+    ("move_locked", C.NUM_PLACES * 4),
+]
+
+
+def _offsets(fields, start=0):
+    out, k = {}, start
+    for name, size in fields:
+        out[name] = (k, size)
+        k += size
+    return out, k
+
+
+GLOBAL_OFFSETS, GLOBAL_SIZE = _offsets(GLOBAL_FIELDS)
+SEAT_OFFSETS, SEAT_SIZE = _offsets(SEAT_FIELDS)
+OBS_SIZE = GLOBAL_SIZE + P * SEAT_SIZE
+
+_g = {k: v[0] for k, v in GLOBAL_OFFSETS.items()}
+_s = {k: v[0] for k, v in SEAT_OFFSETS.items()}
+O_PHASE, O_ACTOR, O_ACTIVE, O_NP = _g["phase"], _g["actor"], _g["active"], _g["num_players"]
+O_FIRST, O_TURN, O_BANK, O_DECK = _g["first_round"], _g["turn_no"], _g["bank"], _g["deck"]
+O_DISCARD, O_REMOVED = _g["discard_pile"], _g["removed"]
+O_CD_ON, O_CD_TOK, O_CD_HOLD = _g["countdown_on"], _g["countdown_tokens"], _g["countdown_holder"]
+O_HAND, O_COUNT, O_SELPOW, O_RTKIND = _g["hand"], _g["step_count"], _g["selected_power"], _g[
+    "reaction_kind"]
+O_ATK, O_ATK_SEAT, O_ATK_HO, O_ATK_G = _g["attack_pending"], _g["attack_target_seat"], _g[
+    "attack_on_hideout"], _g["attackers"]
+O_WIN, O_WIN_OWNER = _g["window"], _g["window_owner"]
+O_POL_MODE, O_POL_LIVE, O_POL_PLAYER = _g["police_mode"], _g["police_standing"], _g[
+    "police_player"]
+O_LOCK = _g["move_locked"]
+S_PRESENT, S_ALIVE, S_MONEY, S_HAND, S_TROPH, S_KILLS = (
+    _s["present"], _s["alive"], _s["money"], _s["hand_size"], _s["trophies"], _s["kills"])
+S_HO_G, S_HO_OPEN, S_HO_ATT, S_HO_TGT = (
+    _s["hideout_gangsters"], _s["hideout_open"], _s["hideout_attacked"],
+    _s["hideout_attack_target"])
+S_HIDDEN, S_TC_HIDDEN, S_TC_ATK, S_BIZ = (
+    _s["hidden"], _s["turncoat_target_hidden"], _s["turncoat_target_attack"], _s["businesses"])
+
+
+@njit(cache=True)
+def _rel(s, i, seat, other):
+    """Seat-relative index of `other` as seen from `seat`."""
+    return (other - seat) % s[i].num_players
+
+
+@njit(cache=True)
+def write_observation(s, i, seat, o):
+    """Fill the float32 vector `o` with what `seat` sees of game i (zeros elsewhere)."""
+    o[:] = 0.0
+    n = s[i].num_players
+    o[O_PHASE + s[i].phase] = 1.0
+    if s[i].actor >= 0:
+        o[O_ACTOR + _rel(s, i, seat, s[i].actor)] = 1.0
+    o[O_ACTIVE + _rel(s, i, seat, s[i].active)] = 1.0
+    o[O_NP + n - 3] = 1.0
+    o[O_FIRST] = float(s[i].turn_no < n)
+    o[O_TURN] = s[i].turn_no
+    o[O_BANK] = s[i].bank
+    o[O_DECK] = s[i].deck_n
+    for t in range(C.NUM_CARD_TYPES):
+        o[O_DISCARD + t] = s[i].discard[t]
+        o[O_REMOVED + t] = s[i].removed[t]
+        o[O_HAND + t] = s[i].hand[seat, t]
+    if s[i].cd_on:
+        o[O_CD_ON] = 1.0
+        o[O_CD_TOK] = s[i].cd_tokens
+        o[O_CD_HOLD + _rel(s, i, seat, s[i].cd_holder)] = 1.0
+    o[O_COUNT] = s[i].count
+    ph = s[i].phase
+    if ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
+        o[O_SELPOW + s[i].sel_a] = 1.0
+    if ph == C.PH_REACT_TARGET or ph == C.PH_TURNCOAT_POWER:
+        o[O_RTKIND + s[i].rt_kind] = 1.0
+    atk_q = s[i].atk_player
+    if atk_q >= 0:
+        o[O_ATK] = 1.0
+        o[O_ATK_SEAT + _rel(s, i, seat, atk_q)] = 1.0
+        o[O_ATK_HO] = float(s[i].atk_slot == C.TGT_HIDEOUT)
+        for pw in range(4):
+            o[O_ATK_G + pw] = s[i].atk_g[pw]
+    o[O_WIN + s[i].win_kind] = 1.0
+    if s[i].win_kind != C.WIN_NONE:
+        o[O_WIN_OWNER + _rel(s, i, seat, s[i].win_owner)] = 1.0
+    if s[i].chain_mode != C.CHAIN_NONE:
+        o[O_POL_MODE + s[i].chain_mode] = 1.0
+        o[O_POL_LIVE] = s[i].chain_live
+        o[O_POL_PLAYER + _rel(s, i, seat, s[i].chain_player)] = 1.0
+    else:
+        o[O_POL_MODE] = 1.0
+    if s[i].active == seat and (ph == C.PH_MOVE or ph == C.PH_MOVE_TO):
+        for place in range(C.NUM_PLACES):
+            for pw in range(4):
+                o[O_LOCK + place * 4 + pw] = s[i].lock[place, pw]
+    tc = ph == C.PH_TURNCOAT_POWER
+    for q in range(n):
+        base = GLOBAL_SIZE + _rel(s, i, seat, q) * SEAT_SIZE
+        _write_seat(s, i, q, tc, o, base)
+
+
+@njit(cache=True)
+def _write_seat(s, i, q, tc, o, base):
+    o[base + S_PRESENT] = 1.0
+    o[base + S_ALIVE] = s[i].alive[q]
+    o[base + S_MONEY] = s[i].money[q]
+    hs = 0
+    for t in range(C.NUM_CARD_TYPES):
+        hs += s[i].hand[q, t]
+    o[base + S_HAND] = hs
+    o[base + S_TROPH] = s[i].trophies[q]
+    o[base + S_KILLS] = s[i].kills[q]
+    for pw in range(4):
+        o[base + S_HO_G + pw] = s[i].ho_g[q, pw]
+        o[base + S_HIDDEN + pw] = s[i].hidden[q, pw]
+    top = s[i].ho_top[q]
+    o[base + S_HO_OPEN] = float(top < 0)
+    o[base + S_HO_ATT] = s[i].attacked[q, C.PLACE_HIDEOUT]
+    atk_here = s[i].atk_player == q
+    o[base + S_HO_TGT] = float(atk_here and s[i].atk_slot == C.TGT_HIDEOUT)
+    tc_here = tc and s[i].sel_a == q
+    o[base + S_TC_HIDDEN] = float(tc_here and s[i].sel_b == C.TGT_HIDDEN)
+    o[base + S_TC_ATK] = float(tc_here and s[i].sel_b == C.TGT_ATTACK)
+    police_here = s[i].chain_mode == C.CHAIN_KIDNAP and s[i].chain_tp == q
+    for t in range(S):
+        inc = s[i].biz[q, t]
+        if inc == 0 and s[i].attacked[q, t] == 0:
+            continue
+        k = base + S_BIZ + t * SF
+        o[k] = inc
+        for pw in range(4):
+            o[k + 1 + pw] = s[i].biz_g[q, t, pw]
+        o[k + 5] = float(inc > 0 and top == t)
+        o[k + 6] = s[i].attacked[q, t]
+        o[k + 7] = float(atk_here and s[i].atk_slot == t)
+        o[k + 8] = float(police_here and s[i].chain_ts == t)
+        o[k + 9] = s[i].db[q, t]
+        o[k + 10] = float(tc_here and s[i].sel_b == t)
+
+
+@njit(cache=True)
+def observe_batch(s, seats, out):
+    """out[i] = observation of game i as seen by seats[i]."""
+    for i in range(out.shape[0]):
+        write_observation(s, i, seats[i], out[i])
+
+
+

@@ -1,0 +1,248 @@
+"""Reaction cards (R5): when each is playable, their effects, and reaction windows.
+
+A window (R5.2) asks the living players in turn, clockwise from the player after its owner
+and ending with the owner; each play reopens the round; it closes when every living player
+has passed in a row. Players without a playable reaction pass without being asked (the
+step loop takes a decision with a single legal action by itself). What happens after a
+window closes belongs to the turn flow (noir_env/core/turn.py).
+"""
+
+import numpy as np
+from numba import njit
+
+from . import constants as C
+from .board import (
+    gain_money,
+    has_casino,
+    log_event,
+    next_alive,
+    num_alive,
+    num_gangsters,
+)
+from .combat import hide_attackers, resolve_driveby
+from .rng import roll_d6
+
+S = C.NUM_SLOTS
+
+
+# --- who may take which gangster (R5.7) -------------------------------------------------------
+@njit(cache=True)
+def may_take_power(s, r, i, x, pw):
+    """R5.7(ii): a power-4 gangster needs a Casino of x's own on the table."""
+    return pw < 3 or not r.turncoat_casino_for_4 or has_casino(s, i, x)
+
+
+@njit(cache=True)
+def turncoat_count(s, r, i, q, t, pw):
+    """Power-(pw+1) gangsters of q a Turncoat could take at target t: on a business, HIDDEN,
+    or in the pending attack (never on a Hideout, R5.7(i))."""
+    if t < S:
+        return s[i].biz_g[q, t, pw] if s[i].biz[q, t] > 0 else 0
+    if not r.turncoat_hidden:
+        return 0
+    if t == C.TGT_HIDDEN:
+        return s[i].hidden[q, pw]
+    if t == C.TGT_ATTACK and s[i].win_kind == C.WIN_ATTACK and s[i].active == q:
+        return s[i].atk_g[pw]
+    return 0
+
+
+@njit(cache=True)
+def turncoat_can_take(s, r, i, x, q, t, pw):
+    return turncoat_count(s, r, i, q, t, pw) > 0 and may_take_power(s, r, i, x, pw)
+
+
+@njit(cache=True)
+def turncoat_target_ok(s, r, i, x, q, t):
+    for pw in range(4):
+        if turncoat_can_take(s, r, i, x, q, t, pw):
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_opponent(s, i, x, q):
+    return q != x and q < s[i].num_players and s[i].alive[q] == 1
+
+
+@njit(cache=True)
+def any_target(s, r, i, x, kind):
+    """True if reaction `kind` (police kidnap, Drive-by, Turncoat) has a target for x."""
+    for q in range(s[i].num_players):
+        if not is_opponent(s, i, x, q):
+            continue
+        for t in range(C.NUM_TARGETS):
+            if target_ok(s, r, i, x, kind, q, t):
+                return True
+    return False
+
+
+@njit(cache=True)
+def target_ok(s, r, i, x, kind, q, t):
+    """Is (q, t) a legal target of reaction `kind` played by x? (R5.4, R5.6, R5.7)"""
+    if kind == C.PLAY_TURNCOAT:
+        return turncoat_target_ok(s, r, i, x, q, t)
+    if t >= S or s[i].biz[q, t] == 0:
+        return False  # Police kidnaps and Drive-bys hit businesses only, never a Hideout
+    if kind == C.PLAY_POLICE:
+        return num_gangsters(s[i].biz_g[q, t]) > 0
+    return True  # Drive-by: any business of another player
+
+
+@njit(cache=True)
+def playable(s, r, i, x, kind):
+    """May x play reaction `kind` now? (R5.1-R5.8)"""
+    if s[i].hand[x, C.PLAY_CARD[kind]] == 0:
+        return False
+    if kind == C.PLAY_POKER:
+        return r.poker_first_round or s[i].turn_no >= s[i].num_players
+    if kind == C.PLAY_BRIBE:
+        return s[i].chain_mode != C.CHAIN_NONE
+    if kind == C.PLAY_POLICE_CANCEL:
+        return s[i].win_kind == C.WIN_ATTACK and not s[i].chain_live
+    if kind == C.PLAY_POLICE and s[i].chain_live:
+        return False  # one standing Police per window (docs/RULES.md, A12)
+    return any_target(s, r, i, x, kind)
+
+
+# --- effects ---------------------------------------------------------------------------------
+@njit(cache=True)
+def spend_card(s, r, i, x, card):
+    """x plays a card from hand: to the discard pile, or out of the game (R5.8 boxing)."""
+    s[i].hand[x, card] -= 1
+    boxed = card == C.POKER and (r.poker_boxed == 2 or (r.poker_boxed == 1 and s[i].cd_on))
+    if boxed:
+        s[i].removed[card] += 1
+    else:
+        s[i].discard[card] += 1
+
+
+@njit(cache=True)
+def poker_night(s, r, i, host):
+    """R5.8: every living player with >= 2 coins stakes 2; the host rolls 2d6 and keeps the
+    higher, the others 1d6; the highest roll takes the pot, ties re-roll 1d6 among the tied."""
+    n = s[i].num_players
+    rolls = np.zeros(C.MAX_PLAYERS, np.int64)
+    pot = 0
+    for q in range(n):
+        if s[i].alive[q] and s[i].money[q] >= 2:
+            s[i].money[q] -= 2
+            pot += 2
+            rolls[q] = roll_d6(s, i)
+            if q == host:
+                rolls[q] = max(rolls[q], roll_d6(s, i))
+    winner = -1
+    while pot > 0:
+        best = rolls.max()
+        tied = 0
+        for q in range(n):
+            if rolls[q] == best:
+                tied += 1
+                winner = q
+        if tied == 1:
+            break
+        for q in range(n):
+            rolls[q] = roll_d6(s, i) if rolls[q] == best else 0
+    if winner >= 0:
+        gain_money(s, r, i, winner, pot)
+    log_event(s, i, C.EV_POKER, host, winner, pot)
+
+
+@njit(cache=True)
+def turncoat_take(s, r, i, x, q, t, pw):
+    """R5.7: x takes one power-(pw+1) gangster of q at target t into x's hand."""
+    if t < S:
+        s[i].biz_g[q, t, pw] -= 1
+    elif t == C.TGT_HIDDEN:
+        s[i].hidden[q, pw] -= 1
+    else:
+        s[i].atk_g[pw] -= 1
+    s[i].hand[x, C.G1 + pw] += 1
+    log_event(s, i, C.EV_TURNCOAT, x, q, t, pw + 1)
+
+
+@njit(cache=True)
+def play_bribe(s, i, x):
+    """R5.5: a Bribe cancels the last Police or Bribe of the chain."""
+    s[i].chain_live = 1 - s[i].chain_live
+    log_event(s, i, C.EV_BRIBE, x, s[i].chain_live)
+
+
+@njit(cache=True)
+def start_police(s, i, x, mode, q, t):
+    """R5.4: a Police joins the window; it acts when the window closes unless bribed."""
+    s[i].chain_mode = mode
+    s[i].chain_live = 1
+    s[i].chain_player = x
+    s[i].chain_tp = q
+    s[i].chain_ts = t
+
+
+# --- windows (R5.2) --------------------------------------------------------------------------
+@njit(cache=True)
+def open_window(s, i, kind, owner, ret):
+    """Open a reaction window; the first to decide is the living player after `owner`."""
+    s[i].win_kind = kind
+    s[i].win_owner = owner
+    s[i].win_ret = ret
+    s[i].win_left = num_alive(s, i)
+    s[i].chain_mode = C.CHAIN_NONE
+    s[i].chain_live = 0
+    s[i].phase = C.PH_WINDOW
+    s[i].actor = next_alive(s, i, owner)
+
+
+@njit(cache=True)
+def reopen_round(s, i, x):
+    """R5.2: a play reopens the round: everyone, x last, must pass again to close."""
+    s[i].win_left = num_alive(s, i)
+    s[i].phase = C.PH_WINDOW
+    s[i].actor = next_alive(s, i, x)
+
+
+@njit(cache=True)
+def window_pass(s, i):
+    """The actor passes. Returns True when that closes the window."""
+    s[i].win_left -= 1
+    if s[i].win_left <= 0:
+        return True
+    s[i].actor = next_alive(s, i, s[i].actor)
+    return False
+
+
+@njit(cache=True)
+def resolve_window(s, r, i):
+    """R5.3: at the close, a standing Police acts, then all Drive-bys roll together.
+    Returns True if the pending attack was cancelled by Police."""
+    cancelled = False
+    if s[i].chain_mode != C.CHAIN_NONE and s[i].chain_live:
+        if s[i].chain_mode == C.CHAIN_CANCEL:
+            cancelled = True
+            log_event(s, i, C.EV_CANCELLED, s[i].chain_player, s[i].active, s[i].atk_player,
+                      s[i].atk_slot)
+            hide_attackers(s, i, s[i].active)
+        else:
+            q = s[i].chain_tp
+            t = s[i].chain_ts
+            moved = num_gangsters(s[i].biz_g[q, t]) if s[i].biz[q, t] > 0 else 0
+            if moved > 0:
+                for pw in range(4):
+                    s[i].hidden[q, pw] += s[i].biz_g[q, t, pw]
+                    s[i].biz_g[q, t, pw] = 0
+            log_event(s, i, C.EV_POLICE, s[i].chain_player, q, t, moved)
+    s[i].chain_mode = C.CHAIN_NONE
+    s[i].chain_live = 0
+    for q in range(s[i].num_players):
+        for t in range(S):
+            k = s[i].db[q, t]
+            if k > 0:
+                damage = 0
+                for _ in range(k):
+                    damage += roll_d6(s, i)
+                s[i].db[q, t] = 0
+                if s[i].biz[q, t] > 0:
+                    resolve_driveby(s, r, i, q, t, damage)
+    kind = s[i].win_kind
+    s[i].win_kind = C.WIN_NONE
+    s[i].win_left = 0
+    return cancelled and kind == C.WIN_ATTACK

@@ -1,0 +1,226 @@
+"""Rule sets: the `Rules` dataclass, its presets, and the integer form the kernels read.
+
+Every rule on which the three NOIR texts differ is a field (docs/RULES.md, section V, lists
+them with their sources). `noirburg` (the printed rulebook) is the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from . import constants as C
+
+_BANK_TRIGGERS = {"off": C.BANK_TRIGGER_OFF, "short": C.BANK_TRIGGER_SHORT,
+                  "empty": C.BANK_TRIGGER_EMPTY}
+_POKER_BOXED = {"never": 0, "after_countdown": 1, "always": 2}
+_STEP_ORDERS = ("noirburg", "prep_first")
+_HIDEOUT_ATTACKS = ("breach", "raze_first")
+_HOLDERS = ("trigger", "previous")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A NOIR rule set. Field comments name the rule in docs/RULES.md."""
+
+    name: str = "noirburg"
+    # R2.1: "noirburg" = Tribute, Move Gangsters, Attack, Deploy, Move Hideout, Discard, Draw;
+    # "prep_first" = Tribute, Move Gangsters, Discard, Draw, Move Hideout, Attack, Deploy.
+    step_order: str = "noirburg"
+    restricted_first_round: bool = True  # R2.3: round 1 is Deploy, Move Hideout, Discard, Draw
+    mulligan_max: int = 2  # R1.6: free mulligan of up to this many cards (0: none)
+    discard_limit: int = 4  # R4.7: cards one may discard in the Discard step
+    forced_discard_to_hand_limit: bool = False  # R4.7: must discard down to 6 (original)
+    first_business_on_hideout: bool = True  # R4.5: a player's first business covers the Hideout
+    hideout_attack: str = "breach"  # R3.6: "breach" (declared) or "raze_first" (original)
+    destroy_strict: bool = False  # R3.3: business destroyed only if damage EXCEEDS its total
+    turncoat_casino_for_4: bool = True  # R5.7: taking a power-4 gangster needs own Casino
+    turncoat_hidden: bool = True  # R5.7: hidden / attacking gangsters may be taken
+    poker_first_round: bool = False  # R5.8: Poker Night playable in round 1
+    poker_boxed: str = "after_countdown"  # R5.8: when a played Poker Night leaves the game
+    money_win: bool = True  # R6.2: money win at the end of one's own turn
+    money_win_threshold: tuple[int, int, int, int] | None = None  # 3..6 players; None: > half
+    trophy_points: int = 10  # R6.4: points per Hideout trophy
+    countdown_tokens: int = 4  # R6.3
+    countdown_on_hideout: bool = True  # R6.3 trigger 1
+    countdown_on_bank: str = "short"  # R6.3 trigger 2: "short", "empty" or "off"
+    countdown_on_third: bool = True  # R6.3 trigger 3
+    countdown_holder: str = "trigger"  # R6.3: "trigger" or "previous" (the triggerer's RHO)
+    countdown_starts_next_turn: bool = True  # R6.3: first token at the end of the NEXT turn
+    attack_window: bool = True  # R5.2(a): reaction window after each attack declaration
+    end_turn_window: bool = True  # R5.2(b): reaction window at the end of each turn
+
+    def __post_init__(self) -> None:
+        checks = [
+            ("step_order", self.step_order, _STEP_ORDERS),
+            ("hideout_attack", self.hideout_attack, _HIDEOUT_ATTACKS),
+            ("countdown_on_bank", self.countdown_on_bank, tuple(_BANK_TRIGGERS)),
+            ("poker_boxed", self.poker_boxed, tuple(_POKER_BOXED)),
+            ("countdown_holder", self.countdown_holder, _HOLDERS),
+        ]
+        for field, value, allowed in checks:
+            if value not in allowed:
+                raise ValueError(f"Rules.{field}={value!r} is not one of {allowed}")
+        if not 0 <= self.mulligan_max <= C.HAND_SIZE:
+            raise ValueError(f"Rules.mulligan_max={self.mulligan_max} must be in 0..6")
+        if self.discard_limit < 0:
+            raise ValueError(f"Rules.discard_limit={self.discard_limit} must be >= 0")
+        if not 1 <= self.countdown_tokens <= 100:
+            raise ValueError(f"Rules.countdown_tokens={self.countdown_tokens} must be in 1..100")
+        if self.money_win_threshold is not None and len(self.money_win_threshold) != 4:
+            raise ValueError("Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players)")
+
+    def replace(self, **changes) -> Rules:
+        """A copy with some fields changed (`Rules.replace(end_turn_window=False)`)."""
+        return dataclasses.replace(self, **changes)
+
+    def money_threshold(self, num_players: int) -> int:
+        """Coins a player must hold at the end of their own turn to win (R6.2)."""
+        if self.money_win_threshold is not None:
+            return self.money_win_threshold[num_players - 3]
+        return total_money(num_players) // 2 + 1  # "more than half"
+
+    def kernel(self) -> RulesK:
+        """The integer NamedTuple that numba kernels take."""
+        return RulesK(
+            prep_first=int(self.step_order == "prep_first"),
+            restricted_first_round=int(self.restricted_first_round),
+            mulligan_max=self.mulligan_max,
+            discard_limit=self.discard_limit,
+            forced_discard=int(self.forced_discard_to_hand_limit),
+            first_business_on_hideout=int(self.first_business_on_hideout),
+            raze_first=int(self.hideout_attack == "raze_first"),
+            destroy_strict=int(self.destroy_strict),
+            turncoat_casino_for_4=int(self.turncoat_casino_for_4),
+            turncoat_hidden=int(self.turncoat_hidden),
+            poker_first_round=int(self.poker_first_round),
+            poker_boxed=_POKER_BOXED[self.poker_boxed],
+            money_win=int(self.money_win),
+            money_thr=tuple(self.money_threshold(n) for n in range(3, 7)),
+            trophy_points=self.trophy_points,
+            cd_tokens=self.countdown_tokens,
+            cd_hideout=int(self.countdown_on_hideout),
+            cd_bank=_BANK_TRIGGERS[self.countdown_on_bank],
+            cd_third=int(self.countdown_on_third),
+            cd_previous=int(self.countdown_holder == "previous"),
+            cd_next_turn=int(self.countdown_starts_next_turn),
+            attack_window=int(self.attack_window),
+            end_turn_window=int(self.end_turn_window),
+        )
+
+
+class RulesK(NamedTuple):
+    """`Rules` as plain ints, for numba (which takes NamedTuples, not dataclasses)."""
+
+    prep_first: int
+    restricted_first_round: int
+    mulligan_max: int
+    discard_limit: int
+    forced_discard: int
+    first_business_on_hideout: int
+    raze_first: int
+    destroy_strict: int
+    turncoat_casino_for_4: int
+    turncoat_hidden: int
+    poker_first_round: int
+    poker_boxed: int
+    money_win: int
+    money_thr: tuple[int, int, int, int]
+    trophy_points: int
+    cd_tokens: int
+    cd_hideout: int
+    cd_bank: int
+    cd_third: int
+    cd_previous: int
+    cd_next_turn: int
+    attack_window: int
+    end_turn_window: int
+
+
+def total_money(num_players: int) -> int:
+    """Coins in play: 50/60/70/80 for 3/4/5/6 players (R1.2)."""
+    return 20 + 10 * num_players
+
+
+NOIRBURG = Rules()
+NOIRBROUGH = Rules(
+    name="noirbrough",
+    step_order="prep_first",
+    restricted_first_round=False,
+    first_business_on_hideout=False,
+    destroy_strict=True,
+    poker_first_round=True,
+    poker_boxed="never",
+    countdown_on_bank="empty",
+    countdown_starts_next_turn=False,
+)
+ORIGINAL = Rules(
+    name="original",
+    step_order="prep_first",
+    restricted_first_round=False,
+    mulligan_max=0,
+    discard_limit=99,
+    forced_discard_to_hand_limit=True,
+    first_business_on_hideout=False,
+    hideout_attack="raze_first",
+    destroy_strict=True,
+    turncoat_casino_for_4=False,
+    turncoat_hidden=False,
+    poker_first_round=True,
+    poker_boxed="never",
+    money_win_threshold=(30, 35, 40, 45),
+    trophy_points=15,
+    countdown_tokens=5,
+    countdown_on_hideout=False,
+    countdown_on_bank="empty",
+    countdown_on_third=False,
+    countdown_holder="previous",
+)
+PRESETS: dict[str, Rules] = {"noirburg": NOIRBURG, "noirbrough": NOIRBROUGH, "original": ORIGINAL}
+
+
+def get_rules(rules: str | Rules | None = None) -> Rules:
+    """Resolve a preset name (or pass a `Rules` through). Unknown names raise ValueError."""
+    if rules is None:
+        return NOIRBURG
+    if isinstance(rules, Rules):
+        return rules
+    if rules not in PRESETS:
+        raise ValueError(f"unknown rules preset {rules!r}; presets: {sorted(PRESETS)}")
+    return PRESETS[rules]
+
+
+# --- rules stored in the state: one int16 row per game -------------------------------------
+RULE_FIELDS = [f for f in RulesK._fields if f != "money_thr"] + [
+    "money_thr_3", "money_thr_4", "money_thr_5", "money_thr_6"]
+NUM_RULE_FIELDS = len(RULE_FIELDS)
+
+
+def rules_row(rules: Rules) -> np.ndarray:
+    """The int16 row that `State.rules` holds for a game played under `rules`."""
+    k = rules.kernel()._asdict()
+    thr = k.pop("money_thr")
+    return np.array([*k.values(), *thr], dtype=np.int16)
+
+
+def rules_from_row(row) -> dict:
+    """The kernel rule values of a `State.rules` row, by name (for display / JSON)."""
+    return {name: int(v) for name, v in zip(RULE_FIELDS, row, strict=True)}
+
+
+@njit(cache=True)
+def rules_of(s, i):
+    """Game i's rules as a RulesK (built from its row of `s.rules`)."""
+    a = s.rules[i]
+    return RulesK(
+        np.int64(a[0]), np.int64(a[1]), np.int64(a[2]), np.int64(a[3]), np.int64(a[4]),
+        np.int64(a[5]), np.int64(a[6]), np.int64(a[7]), np.int64(a[8]), np.int64(a[9]),
+        np.int64(a[10]), np.int64(a[11]), np.int64(a[12]),
+        (np.int64(a[22]), np.int64(a[23]), np.int64(a[24]), np.int64(a[25])),
+        np.int64(a[13]), np.int64(a[14]), np.int64(a[15]), np.int64(a[16]), np.int64(a[17]),
+        np.int64(a[18]), np.int64(a[19]), np.int64(a[20]), np.int64(a[21]),
+    )

@@ -1,0 +1,132 @@
+"""The batched game state: one numpy record array of shape [N], fixed-shape fields.
+
+`state.phase` is the [N] array of phases, `state.biz` the [N, 6, 28] array of businesses,
+`state[i]` is game i as a record. Numba kernels take the plain array (`kernel_view`) and read
+`s[i].<field>`: one argument instead of ~50 arrays keeps compile and call times small.
+
+Seats are absolute (0..num_players-1) inside the state; observations and actions are
+seat-relative. Gangsters are counted per power (index 0..3 = power 1..4): identical cards are
+interchangeable, so a multiset is the whole truth. docs/STATE.md documents the JSON form
+written by `state_to_dict`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import constants as C
+from .rules import NUM_RULE_FIELDS
+
+P, S, K = C.MAX_PLAYERS, C.NUM_SLOTS, C.NUM_CARD_TYPES
+
+# (name, dtype, shape of one game's field, meaning)
+FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
+    # --- set-up and turn
+    ("num_players", "i1", (), "3..6"),
+    ("phase", "i1", (), "PH_*: who decides what"),
+    ("actor", "i1", (), "seat that must act now (-1 once the game is over)"),
+    ("active", "i1", (), "seat whose turn it is"),
+    ("first_player", "i1", (), "seat that took the first turn"),
+    ("turn_no", "i4", (), "turns begun before this one (round 1: turn_no < num_players)"),
+    ("step_idx", "i1", (), "position in the rules' step order (ST_*)"),
+    ("count", "i1", (), "cards set aside in the mulligan / discarded in this Discard step"),
+    # --- cards
+    ("deck", "i1", (C.DECK_SIZE,), "card types of the draw pile; the top is deck[deck_n-1]"),
+    ("deck_n", "i1", (), "cards left in the draw pile"),
+    ("discard", "i1", (K,), "discard pile per card type (face up: public)"),
+    ("removed", "i1", (K,), "cards out of the game per type (boxed Poker Nights)"),
+    ("hand", "i1", (P, K), "cards in hand per seat and type"),
+    # --- money
+    ("money", "i2", (P,), "coins of each seat"),
+    ("bank", "i2", (), "coins in the middle of the table"),
+    # --- table
+    ("alive", "i1", (P,), "1 while the seat is in the game"),
+    ("biz", "i1", (P, S), "income of the business in each slot (0: empty slot)"),
+    ("biz_g", "i1", (P, S, 4), "gangsters on each business, per power"),
+    ("ho_g", "i1", (P, 4), "gangsters on each Hideout, per power"),
+    ("ho_top", "i1", (P,), "slot of the business covering the Hideout (-1: in the open)"),
+    ("hidden", "i1", (P, 4), "HIDDEN gangsters per power (R3.5)"),
+    ("trophies", "i1", (P,), "Hideout trophies held (R6.4)"),
+    ("kills", "i1", (P,), "players this seat eliminated (R6.1)"),
+    # --- this turn
+    ("attacked", "i1", (P, C.NUM_PLACES), "slot / Hideout attacked this turn (R3.1)"),
+    ("lock", "i1", (C.NUM_PLACES, 4), "gangsters put down in this Move Gangsters step (R4.2)"),
+    ("sel_a", "i1", (), "selection: power idx (move, deploy) or Turncoat target seat"),
+    ("sel_b", "i1", (), "selection: source place (move) or Turncoat target"),
+    # --- pending attack (R3)
+    ("atk_player", "i1", (), "defending seat of the pending attack (-1: none)"),
+    ("atk_slot", "i1", (), "its target: a slot, or TGT_HIDEOUT"),
+    ("atk_g", "i1", (4,), "attacking gangsters per power"),
+    # --- reaction window (R5.2)
+    ("win_kind", "i1", (), "WIN_*: the open window"),
+    ("win_owner", "i1", (), "seat the window's round ends with"),
+    ("win_left", "i1", (), "passes still needed to close the window"),
+    ("win_ret", "i1", (), "phase to return to after a response window"),
+    ("chain_mode", "i1", (), "CHAIN_*: the Police played in this window"),
+    ("chain_live", "i1", (), "1 if that Police stands (an even number of Bribes on it)"),
+    ("chain_player", "i1", (), "seat that played it"),
+    ("chain_tp", "i1", (), "its kidnap target seat"),
+    ("chain_ts", "i1", (), "its kidnap target slot"),
+    ("db", "i1", (P, S), "Drive-bys declared on each business in this window"),
+    ("rt_kind", "i1", (), "PLAY_* whose target is being chosen"),
+    ("rt_ret", "i1", (), "phase in which that reaction was played"),
+    # --- countdown and result (R6)
+    ("cd_on", "i1", (), "1 once the countdown has started"),
+    ("cd_holder", "i1", (), "seat taking the countdown tokens"),
+    ("cd_tokens", "i1", (), "tokens left"),
+    ("cd_turn", "i4", (), "turn_no when the countdown started"),
+    ("winners", "i1", (P,), "1 for each winner once the game is over"),
+    ("win_reason", "i1", (), "WIN_*: why the game ended"),
+    # --- bookkeeping
+    ("rules", "i2", (NUM_RULE_FIELDS,), "the game's rules (rules.RULE_FIELDS)"),
+    ("rng", "u8", (), "xorshift64 state of this game's chance events"),
+    ("steps", "i4", (), "actions taken by players (forced ones excluded)"),
+    ("log", "i2", (C.LOG_LEN, C.LOG_FIELDS), "ring buffer of events: code + 7 arguments"),
+    ("log_n", "i4", (), "events ever written"),
+    ("mask", "u1", (C.NUM_ACTIONS,), "legal actions of `actor` (derived cache)"),
+]
+
+GAME_DTYPE = np.dtype([(name, dt, shape) for name, dt, shape, _ in FIELDS])
+DERIVED_FIELDS = ("mask",)
+
+State = np.recarray
+"""A batch of games: `np.recarray` of shape [N] with dtype GAME_DTYPE."""
+
+
+def allocate(n: int) -> State:
+    """Zeroed storage for n games (not a valid position until `init` fills it)."""
+    return np.zeros(n, GAME_DTYPE).view(np.recarray)
+
+
+def kernel_view(state: State) -> np.ndarray:
+    """The plain-ndarray view the numba kernels take (recarray arguments dispatch slowly)."""
+    return state.view(np.ndarray)
+
+
+def check_state(state) -> None:
+    """Raise ValueError unless `state` is a batch of NOIR games."""
+    if not isinstance(state, np.ndarray) or state.dtype != GAME_DTYPE or state.ndim != 1:
+        got = getattr(state, "dtype", type(state).__name__)
+        raise ValueError(f"not a NOIR state (a 1-d record array of GAME_DTYPE): got {got}")
+
+
+def clone(state: State) -> State:
+    """A deep copy (the kernels mutate states in place)."""
+    return state.copy()
+
+
+def batch_size(state: State) -> int:
+    """Number of games in the batch."""
+    return state.shape[0]
+
+
+def take(state: State, idx) -> State:
+    """The games at `idx` (an int, slice or index array) as a new batch (a copy)."""
+    if isinstance(idx, int | np.integer):
+        idx = [int(idx)]
+    return state[idx].copy().view(np.recarray)
+
+
+def concat(states: list[State]) -> State:
+    """Stack several batches into one."""
+    return np.concatenate([s.view(np.ndarray) for s in states]).view(np.recarray)
