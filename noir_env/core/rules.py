@@ -215,7 +215,7 @@ def rules_from_row(row) -> dict:
 @njit(cache=True)
 def rules_of(s, i):
     """Game i's rules as a RulesK (built from its row of `s.rules`)."""
-    a = s.rules[i]
+    a = s[i].rules
     return RulesK(
         np.int64(a[0]), np.int64(a[1]), np.int64(a[2]), np.int64(a[3]), np.int64(a[4]),
         np.int64(a[5]), np.int64(a[6]), np.int64(a[7]), np.int64(a[8]), np.int64(a[9]),

@@ -12,6 +12,7 @@ written by `state_to_dict`.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from . import constants as C
@@ -99,8 +100,9 @@ def allocate(n: int) -> State:
 
 
 def kernel_view(state: State) -> np.ndarray:
-    """The plain-ndarray view the numba kernels take (recarray arguments dispatch slowly)."""
-    return state.view(np.ndarray)
+    """What the kernels take: a plain ndarray view (recarray arguments dispatch slowly in
+    numba); with NUMBA_DISABLE_JIT=1 the recarray itself, whose records have attributes."""
+    return state if numba.config.DISABLE_JIT else state.view(np.ndarray)
 
 
 def check_state(state) -> None:
