@@ -1,7 +1,7 @@
 """Action and observation spaces of NOIR: the stable action table, the observation layout
 as named slices, Gymnasium space builders, and the game's declared properties.
 
-Actions are one flat Discrete space for every phase (docs/RULES.md, section A). Names are
+Actions are one flat Discrete space for every phase (docs/RULES.md, R8). Names are
 stable across versions and read as what the action does:
 
     pass, end, confirm_attack           window pass / end the step / confirm the attack

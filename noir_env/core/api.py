@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from . import constants as C
 from .mask import fill_mask
+from .reactions import holds_reaction
 from .observe import OBS_SIZE, observe_batch
 from .rng import seed_to_state
 from .rules import Rules, get_rules, rules_of, rules_row
@@ -32,6 +33,9 @@ def settle(s, r, i):
     """Take forced decisions (a single legal action) until a real choice or the end (R2.5),
     leaving the actor's legal actions in s[i].mask."""
     for _ in range(100_000):
+        if s[i].phase == C.PH_WINDOW and not holds_reaction(s, i, s[i].actor):
+            apply_action(s, r, i, C.A_PASS)  # nothing to play: pass unasked (R5.2)
+            continue
         count, last = fill_mask(s, r, i)
         if count != 1:
             if count == 0 and s[i].phase != C.PH_GAME_OVER:

@@ -61,7 +61,7 @@ TGT_HIDDEN = NUM_SLOTS + 1  # 29: the hidden gangsters (Turncoat)
 TGT_ATTACK = NUM_SLOTS + 2  # 30: the gangsters in the pending attack (Turncoat)
 NUM_TARGETS = NUM_SLOTS + 3  # 31
 
-# --- the flat action space (R-A in docs/RULES.md; names in noir_env/spaces.py) -----------
+# --- the flat action space (R8 in docs/RULES.md; names in noir_env/spaces.py) -----------
 A_PASS = 0  # pass in a reaction window
 A_END = 1  # end the current step (also: keep everything as it is)
 A_CONFIRM = 2  # confirm the declared attack

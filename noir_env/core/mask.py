@@ -1,4 +1,4 @@
-"""The legal actions of the player who must act (docs/RULES.md, section A).
+"""The legal actions of the player who must act (docs/RULES.md, R8).
 
 `fill_mask` writes game i's mask row and returns how many actions are legal and the last of
 them, so the step loop can take a decision with one legal action by itself (R2.5).
@@ -25,8 +25,6 @@ S = C.NUM_SLOTS
 @njit(cache=True)
 def _set(m, a, acc):
     m[a] = 1
-    acc[0] += 1
-    acc[1] = a
 
 
 @njit(cache=True)
@@ -128,11 +126,25 @@ def _reaction_targets(s, r, i, x, m, acc):
 
 
 @njit(cache=True)
+def _count(m):
+    """(number of legal actions, the last legal one)."""
+    count = 0
+    for a in range(m.shape[0]):
+        count += m[a]
+    if count != 1:
+        return count, -1
+    for a in range(m.shape[0]):
+        if m[a]:
+            return 1, a
+    return 1, -1
+
+
+@njit(cache=True)
 def fill_mask(s, r, i):
     """Write the legal actions of game i's actor into s[i].mask; return (count, last id)."""
     m = s[i].mask
     m[:] = 0
-    acc = [0, -1]
+    acc = 0  # unused slot kept so helpers share one signature
     ph = s[i].phase
     x = s[i].actor
     if ph == C.PH_GAME_OVER:
@@ -140,36 +152,36 @@ def fill_mask(s, r, i):
     if ph == C.PH_WINDOW:
         _reactions(s, r, i, x, m, acc)
         _set(m, C.A_PASS, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_REACT_TARGET:
         _reaction_targets(s, r, i, x, m, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_TURNCOAT_POWER:
         for pw in range(4):
             if turncoat_can_take(s, r, i, x, s[i].sel_a, s[i].sel_b, pw):
                 _set(m, C.A_POWER + pw, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_MULLIGAN:
         if s[i].count < r.mulligan_max:
             for t in range(C.NUM_CARD_TYPES):
                 if s[i].hand[x, t] > 0:
                     _set(m, C.A_DISCARD + t, acc)
         _set(m, C.A_END, acc)
-        return acc[0], acc[1]
+        return _count(m)
     # the active player's own steps; mid-selection phases take no reactions
     if ph == C.PH_MOVE_TO:
         _places_fitting(s, i, x, s[i].sel_a, m, acc)
         if s[i].sel_b != C.PLACE_HIDDEN:
             _set(m, C.A_TO + C.PLACE_ASIDE, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_DEPLOY_TO:
         _places_fitting(s, i, x, s[i].sel_a, m, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_ATTACKERS:
         _pick_ups(s, i, x, m, acc, True)
         if num_gangsters(s[i].atk_g) > 0:
             _set(m, C.A_CONFIRM, acc)
-        return acc[0], acc[1]
+        return _count(m)
     if ph == C.PH_MOVE:
         _pick_ups(s, i, x, m, acc, False)
         if not _hidden_must_be_placed(s, i, x):
@@ -199,4 +211,4 @@ def fill_mask(s, r, i):
         _draws(s, i, x, m, acc)
         _set(m, C.A_END, acc)
     _reactions(s, r, i, x, m, acc)  # R5.2(c): reactions at one's own decision points
-    return acc[0], acc[1]
+    return _count(m)

@@ -67,13 +67,27 @@ def is_opponent(s, i, x, q):
 
 @njit(cache=True)
 def any_target(s, r, i, x, kind):
-    """True if reaction `kind` (police kidnap, Drive-by, Turncoat) has a target for x."""
+    """True if reaction `kind` (police kidnap, Drive-by, Turncoat) has a target for x.
+    (A tight scan: this runs for every player asked in every window.)"""
     for q in range(s[i].num_players):
         if not is_opponent(s, i, x, q):
             continue
-        for t in range(C.NUM_TARGETS):
-            if target_ok(s, r, i, x, kind, q, t):
+        for t in range(S):
+            if s[i].biz[q, t] == 0:
+                continue
+            if kind == C.PLAY_DRIVEBY:
                 return True
+            g = s[i].biz_g[q, t]
+            if kind == C.PLAY_POLICE:
+                if g[0] + g[1] + g[2] + g[3] > 0:
+                    return True
+            elif g[0] + g[1] + g[2] > 0 or (g[3] > 0 and may_take_power(s, r, i, x, 3)):
+                return True
+        if kind == C.PLAY_TURNCOAT and (
+            turncoat_target_ok(s, r, i, x, q, C.TGT_HIDDEN)
+            or turncoat_target_ok(s, r, i, x, q, C.TGT_ATTACK)
+        ):
+            return True
     return False
 
 
@@ -101,8 +115,15 @@ def playable(s, r, i, x, kind):
     if kind == C.PLAY_POLICE_CANCEL:
         return s[i].win_kind == C.WIN_ATTACK and not s[i].chain_live
     if kind == C.PLAY_POLICE and s[i].chain_live:
-        return False  # one standing Police per window (docs/RULES.md, A12)
+        return False  # one standing Police per window (docs/RULES.md, D12)
     return any_target(s, r, i, x, kind)
+
+
+@njit(cache=True)
+def holds_reaction(s, i, x):
+    """True if x has any reaction card in hand (a cheap pre-check for windows)."""
+    h = s[i].hand[x]
+    return h[C.POKER] + h[C.POLICE] + h[C.BRIBE] + h[C.DRIVEBY] + h[C.TURNCOAT] > 0
 
 
 # --- effects ---------------------------------------------------------------------------------
