@@ -1,5 +1,11 @@
 """The batched NOIR rules core: fixed-shape arrays, numba kernels, one code path for N games."""
 
+from .._numba_cache import configure as _configure_numba_cache
+
+_configure_numba_cache()  # before any kernel module is imported
+
+# ruff: noqa: E402
+
 from .api import current_player, init, legal_action_mask, observe, refresh, step
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take

@@ -197,6 +197,7 @@ def draw_cards(s, i, p, n):
                 return
         s[i].deck_n -= 1
         s[i].hand[p, s[i].deck[s[i].deck_n]] += 1
+        s[i].deck[s[i].deck_n] = 0  # keep the state canonical: nothing beyond deck_n
 
 
 @njit(cache=True)

@@ -192,6 +192,7 @@ def hide_attackers(s, i, p):
         s[i].hidden[p, pw] += s[i].atk_g[pw]
         s[i].atk_g[pw] = 0
     s[i].atk_player = -1
+    s[i].atk_slot = 0
 
 
 @njit(cache=True)

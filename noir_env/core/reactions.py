@@ -264,6 +264,17 @@ def resolve_window(s, r, i):
                 if s[i].biz[q, t] > 0:
                     resolve_driveby(s, r, i, q, t, damage)
     kind = s[i].win_kind
-    s[i].win_kind = C.WIN_NONE
-    s[i].win_left = 0
+    clear_window(s, i)
     return cancelled and kind == C.WIN_ATTACK
+
+
+@njit(cache=True)
+def clear_window(s, i):
+    """Zero every window field, so a state has one form (exact JSON round trips)."""
+    s[i].win_kind = C.WIN_NONE
+    s[i].win_owner = 0
+    s[i].win_left = 0
+    s[i].win_ret = 0
+    s[i].chain_player = 0
+    s[i].chain_tp = 0
+    s[i].chain_ts = 0

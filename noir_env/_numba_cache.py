@@ -1,0 +1,34 @@
+"""Point numba's on-disk cache at a folder keyed by a hash of the kernel sources.
+
+Numba invalidates a cached function only when its own file changes, not when a kernel it
+calls in another module does, so an edited callee could silently run stale code. Keying
+the cache folder on the content of every kernel module makes that impossible. A
+NUMBA_CACHE_DIR set by the user is respected.
+"""
+
+import hashlib
+import os
+import pathlib
+import shutil
+
+import numba
+
+_ROOT = pathlib.Path(__file__).parent
+_SOURCES = [
+    p
+    for p in sorted(_ROOT.glob("core/*.py")) + sorted((_ROOT.parent / "agents").glob("*.py"))
+    if "@njit" in p.read_text()
+]
+
+
+def configure() -> None:
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:12]
+    base = _ROOT / "__pycache__"
+    target = base / f"numba-{digest}"
+    for old in base.glob("numba-*"):
+        if old != target:
+            shutil.rmtree(old, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(target)
+    numba.config.reload_config()
