@@ -186,7 +186,8 @@ def step(
 def _check_legal(state: State, acts: np.ndarray) -> None:
     live = state.phase != C.PH_GAME_OVER
     in_range = (acts >= 0) & (acts < C.NUM_ACTIONS)
-    ok = ~live | (in_range & state.mask[np.arange(len(acts)), np.clip(acts, 0, C.NUM_ACTIONS - 1)])
+    legal = state.mask.view(np.bool_)[np.arange(len(acts)), np.clip(acts, 0, C.NUM_ACTIONS - 1)]
+    ok = ~live | (in_range & legal)
     if ok.all():
         return
     from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)

@@ -221,7 +221,7 @@ def trigger_countdown(s, r, i, p, reason):
     if s[i].cd_on:
         return
     s[i].cd_on = 1
-    s[i].cd_holder = prev_alive(s, i, p) if r.cd_previous else p
+    s[i].cd_holder = p
     s[i].cd_tokens = r.cd_tokens
     s[i].cd_turn = s[i].turn_no
     log_event(s, i, C.EV_COUNTDOWN, p, reason, s[i].cd_holder)

@@ -228,7 +228,7 @@ def eliminate(s, r, i, q, p):
         s[i].cd_holder = prev_alive(s, i, q)  # R6.3: the previous player continues
     if r.cd_hideout:
         trigger_countdown(s, r, i, p, C.CD_HIDEOUT)
-    if s[i].kills[p] >= 2:
+    if r.war_win and s[i].kills[p] >= 2:
         win_alone(s, i, p, C.WIN_WAR)
     elif num_alive(s, i) == 1:
         win_alone(s, i, p, C.WIN_LAST)

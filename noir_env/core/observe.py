@@ -73,6 +73,11 @@ S_HIDDEN, S_TC_HIDDEN, S_TC_ATK, S_BIZ = (
 
 
 @njit(cache=True)
+def _flag(cond):
+    return 1.0 if cond else 0.0
+
+
+@njit(cache=True)
 def _rel(s, i, seat, other):
     """Seat-relative index of `other` as seen from `seat`."""
     return (other - seat) % s[i].num_players
@@ -88,7 +93,7 @@ def write_observation(s, i, seat, o):
         o[O_ACTOR + _rel(s, i, seat, s[i].actor)] = 1.0
     o[O_ACTIVE + _rel(s, i, seat, s[i].active)] = 1.0
     o[O_NP + n - 3] = 1.0
-    o[O_FIRST] = float(s[i].turn_no < n)
+    o[O_FIRST] = _flag(s[i].turn_no < n)
     o[O_TURN] = s[i].turn_no
     o[O_BANK] = s[i].bank
     o[O_DECK] = s[i].deck_n
@@ -110,7 +115,7 @@ def write_observation(s, i, seat, o):
     if atk_q >= 0:
         o[O_ATK] = 1.0
         o[O_ATK_SEAT + _rel(s, i, seat, atk_q)] = 1.0
-        o[O_ATK_HO] = float(s[i].atk_slot == C.TGT_HIDEOUT)
+        o[O_ATK_HO] = _flag(s[i].atk_slot == C.TGT_HIDEOUT)
         for pw in range(4):
             o[O_ATK_G + pw] = s[i].atk_g[pw]
     o[O_WIN + s[i].win_kind] = 1.0
@@ -147,13 +152,13 @@ def _write_seat(s, i, q, tc, o, base):
         o[base + S_HO_G + pw] = s[i].ho_g[q, pw]
         o[base + S_HIDDEN + pw] = s[i].hidden[q, pw]
     top = s[i].ho_top[q]
-    o[base + S_HO_OPEN] = float(top < 0)
+    o[base + S_HO_OPEN] = _flag(top < 0)
     o[base + S_HO_ATT] = s[i].attacked[q, C.PLACE_HIDEOUT]
     atk_here = s[i].atk_player == q
-    o[base + S_HO_TGT] = float(atk_here and s[i].atk_slot == C.TGT_HIDEOUT)
+    o[base + S_HO_TGT] = _flag(atk_here and s[i].atk_slot == C.TGT_HIDEOUT)
     tc_here = tc and s[i].sel_a == q
-    o[base + S_TC_HIDDEN] = float(tc_here and s[i].sel_b == C.TGT_HIDDEN)
-    o[base + S_TC_ATK] = float(tc_here and s[i].sel_b == C.TGT_ATTACK)
+    o[base + S_TC_HIDDEN] = _flag(tc_here and s[i].sel_b == C.TGT_HIDDEN)
+    o[base + S_TC_ATK] = _flag(tc_here and s[i].sel_b == C.TGT_ATTACK)
     police_here = s[i].chain_mode == C.CHAIN_KIDNAP and s[i].chain_tp == q
     for t in range(S):
         inc = s[i].biz[q, t]
@@ -163,12 +168,12 @@ def _write_seat(s, i, q, tc, o, base):
         o[k] = inc
         for pw in range(4):
             o[k + 1 + pw] = s[i].biz_g[q, t, pw]
-        o[k + 5] = float(inc > 0 and top == t)
+        o[k + 5] = _flag(inc > 0 and top == t)
         o[k + 6] = s[i].attacked[q, t]
-        o[k + 7] = float(atk_here and s[i].atk_slot == t)
-        o[k + 8] = float(police_here and s[i].chain_ts == t)
+        o[k + 7] = _flag(atk_here and s[i].atk_slot == t)
+        o[k + 8] = _flag(police_here and s[i].chain_ts == t)
         o[k + 9] = s[i].db[q, t]
-        o[k + 10] = float(tc_here and s[i].sel_b == t)
+        o[k + 10] = _flag(tc_here and s[i].sel_b == t)
 
 
 @njit(cache=True)

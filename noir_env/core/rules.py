@@ -20,7 +20,6 @@ _BANK_TRIGGERS = {"off": C.BANK_TRIGGER_OFF, "short": C.BANK_TRIGGER_SHORT,
 _POKER_BOXED = {"never": 0, "after_countdown": 1, "always": 2}
 _STEP_ORDERS = ("noirburg", "prep_first")
 _HIDEOUT_ATTACKS = ("breach", "raze_first")
-_HOLDERS = ("trigger", "previous")
 
 
 @dataclass(frozen=True)
@@ -43,13 +42,13 @@ class Rules:
     poker_first_round: bool = False  # R5.8: Poker Night playable in round 1
     poker_boxed: str = "after_countdown"  # R5.8: when a played Poker Night leaves the game
     money_win: bool = True  # R6.2: money win at the end of one's own turn
+    war_win: bool = True  # R6.1: eliminating two players wins (else only last one standing)
     money_win_threshold: tuple[int, int, int, int] | None = None  # 3..6 players; None: > half
     trophy_points: int = 10  # R6.4: points per Hideout trophy
     countdown_tokens: int = 4  # R6.3
     countdown_on_hideout: bool = True  # R6.3 trigger 1
     countdown_on_bank: str = "short"  # R6.3 trigger 2: "short", "empty" or "off"
     countdown_on_third: bool = True  # R6.3 trigger 3
-    countdown_holder: str = "trigger"  # R6.3: "trigger" or "previous" (the triggerer's RHO)
     countdown_starts_next_turn: bool = True  # R6.3: first token at the end of the NEXT turn
     attack_window: bool = True  # R5.2(a): reaction window after each attack declaration
     end_turn_window: bool = True  # R5.2(b): reaction window at the end of each turn
@@ -60,7 +59,6 @@ class Rules:
             ("hideout_attack", self.hideout_attack, _HIDEOUT_ATTACKS),
             ("countdown_on_bank", self.countdown_on_bank, tuple(_BANK_TRIGGERS)),
             ("poker_boxed", self.poker_boxed, tuple(_POKER_BOXED)),
-            ("countdown_holder", self.countdown_holder, _HOLDERS),
         ]
         for field, value, allowed in checks:
             if value not in allowed:
@@ -106,7 +104,7 @@ class Rules:
             cd_hideout=int(self.countdown_on_hideout),
             cd_bank=_BANK_TRIGGERS[self.countdown_on_bank],
             cd_third=int(self.countdown_on_third),
-            cd_previous=int(self.countdown_holder == "previous"),
+            war_win=int(self.war_win),
             cd_next_turn=int(self.countdown_starts_next_turn),
             attack_window=int(self.attack_window),
             end_turn_window=int(self.end_turn_window),
@@ -135,7 +133,7 @@ class RulesK(NamedTuple):
     cd_hideout: int
     cd_bank: int
     cd_third: int
-    cd_previous: int
+    war_win: int
     cd_next_turn: int
     attack_window: int
     end_turn_window: int
@@ -178,7 +176,7 @@ ORIGINAL = Rules(
     countdown_on_hideout=False,
     countdown_on_bank="empty",
     countdown_on_third=False,
-    countdown_holder="previous",
+    war_win=False,
 )
 PRESETS: dict[str, Rules] = {"noirburg": NOIRBURG, "noirbrough": NOIRBROUGH, "original": ORIGINAL}
 

@@ -104,7 +104,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
         "active": int(g.active),
         "first_player": int(g.first_player),
         "turn_no": int(g.turn_no),
-        "step": STEPS[g.step_idx] if g.step_idx >= 0 else None,
+        "step": STEPS[_step_order(g)[g.step_idx]] if g.step_idx >= 0 else None,
         "count": int(g.count),
         "bank": int(g.bank),
         "deck": [C.CARD_NAMES[t] for t in g.deck[: g.deck_n]],
@@ -274,10 +274,14 @@ def _default_step(phase: int) -> str | None:
     }.get(phase)
 
 
+def _step_order(g) -> np.ndarray:
+    return C.STEP_ORDER_PREP_FIRST if g.rules[RULE_FIELDS.index("prep_first")] else (
+        C.STEP_ORDER_NOIRBURG)
+
+
 def _step_index(g, step: str) -> int:
-    order = C.STEP_ORDER_PREP_FIRST if g.rules[0] else C.STEP_ORDER_NOIRBURG
     st = _enum(step, STEPS, "step")
-    return int(np.flatnonzero(order == st)[0])
+    return int(np.flatnonzero(_step_order(g) == st)[0])
 
 
 def _load_cards(g, d: dict, n: int) -> None:

@@ -1,82 +1,140 @@
-"""Consistency checks of a state: conservation of money and cards, no negative counts,
-capacities respected (R1.1, R1.2, R4.5). Used by tests over many random games and by
-`state_from_dict` to reject malformed hand-written positions."""
+"""Consistency checks of a state: money and cards conserved (R1.1, R1.2), no negative
+count, capacities respected (R4.5), Hideout covers a real business, players out of the
+game hold nothing. One compiled kernel (`first_violation`) serves the random-game tests
+(millions of checks) and `state_from_dict` (one check with a message)."""
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from . import constants as C
-from .rules import total_money
-from .state import State
+from .state import State, kernel_view
 
-_POWERS = np.arange(1, 5)
+OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP, OUT_HOLDS = (
+    range(9))
+MESSAGES = {
+    BAD_PLAYERS: "num_players is not in 3..6",
+    NEGATIVE: "a count is negative (cards, money, gangsters, deck size) or a card id is unknown",
+    MONEY: "money is not conserved: players + bank != 20 + 10 * num_players",
+    CARDS: "cards are not conserved: the game does not hold exactly the 83-card deck",
+    CAPACITY: "a business holds more gangster power than its income",
+    HIDEOUT_CAPACITY: "a Hideout holds more than 3 gangster power",
+    HIDEOUT_TOP: "the Hideout is covered by a slot without a business",
+    OUT_HOLDS: "a player out of the game still holds cards or money",
+}
 
 
-def card_counts(state: State, i: int) -> np.ndarray:
-    """Cards of each type anywhere in game i (draw pile, discards, out of the game, hands,
-    tables, hidden, pending attack)."""
-    g = state[i]
+@njit(cache=True)
+def _negative(s, i):
+    g = s[i]
+    if g.deck_n < 0 or g.deck_n > C.DECK_SIZE or g.bank < 0:
+        return True
+    for t in range(C.NUM_CARD_TYPES):
+        if g.discard[t] < 0 or g.removed[t] < 0:
+            return True
+    for k in range(g.deck_n):
+        if g.deck[k] < 0 or g.deck[k] >= C.NUM_CARD_TYPES:
+            return True
+    for pw in range(4):
+        if g.atk_g[pw] < 0:
+            return True
+    for q in range(C.MAX_PLAYERS):
+        if g.money[q] < 0 or g.trophies[q] < 0 or g.kills[q] < 0:
+            return True
+        for t in range(C.NUM_CARD_TYPES):
+            if g.hand[q, t] < 0:
+                return True
+        for pw in range(4):
+            if g.ho_g[q, pw] < 0 or g.hidden[q, pw] < 0:
+                return True
+        for t in range(C.NUM_SLOTS):
+            if g.biz[q, t] < 0 or g.biz[q, t] > 4 or g.db[q, t] < 0:
+                return True
+            for pw in range(4):
+                if g.biz_g[q, t, pw] < 0:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _cards_conserved(s, i):
+    g = s[i]
     n = np.zeros(C.NUM_CARD_TYPES, np.int64)
-    n += np.bincount(g.deck[: g.deck_n], minlength=C.NUM_CARD_TYPES)
-    n += g.discard + g.removed + g.hand.sum(axis=0)
-    for inc in range(1, 5):
-        n[C.B1 + inc - 1] += int((g.biz == inc).sum())
-    n[C.G1 : C.G4 + 1] += g.biz_g.sum(axis=(0, 1)) + g.ho_g.sum(axis=0) + g.hidden.sum(axis=0)
-    n[C.G1 : C.G4 + 1] += g.atk_g
+    for k in range(g.deck_n):
+        n[g.deck[k]] += 1
+    for t in range(C.NUM_CARD_TYPES):
+        n[t] += g.discard[t] + g.removed[t]
+    for q in range(C.MAX_PLAYERS):
+        for t in range(C.NUM_CARD_TYPES):
+            n[t] += g.hand[q, t]
+        for pw in range(4):
+            n[pw] += g.ho_g[q, pw] + g.hidden[q, pw]
+        for t in range(C.NUM_SLOTS):
+            if g.biz[q, t] > 0:
+                n[C.B1 + g.biz[q, t] - 1] += 1
+            for pw in range(4):
+                n[pw] += g.biz_g[q, t, pw]
+    for pw in range(4):
+        n[pw] += g.atk_g[pw]
     if g.phase == C.PH_MOVE_TO:  # a gangster picked up in Move Gangsters, not yet put down
-        n[C.G1 + g.sel_a] += 1
-    return n
+        n[g.sel_a] += 1
+    for t in range(C.NUM_CARD_TYPES):
+        if n[t] != C.DECK_COUNTS[t]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _power(c):
+    return c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]
+
+
+@njit(cache=True)
+def first_violation(s, i):
+    """(code, seat) of the first broken invariant of game i; (OK, -1) if none."""
+    g = s[i]
+    n = g.num_players
+    if n < C.MIN_PLAYERS or n > C.MAX_PLAYERS:
+        return BAD_PLAYERS, -1
+    if _negative(s, i):
+        return NEGATIVE, -1
+    money = np.int64(g.bank)
+    for q in range(n):
+        money += g.money[q]
+    if money != 20 + 10 * n:
+        return MONEY, -1
+    if not _cards_conserved(s, i):
+        return CARDS, -1
+    for q in range(C.MAX_PLAYERS):
+        if q >= n or not g.alive[q]:
+            held = np.int64(g.money[q])
+            for t in range(C.NUM_CARD_TYPES):
+                held += g.hand[q, t]
+            for pw in range(4):
+                held += g.ho_g[q, pw] + g.hidden[q, pw]
+            for t in range(C.NUM_SLOTS):
+                held += g.biz[q, t]
+            if held:
+                return OUT_HOLDS, q
+            continue
+        for t in range(C.NUM_SLOTS):
+            if _power(g.biz_g[q, t]) > g.biz[q, t]:
+                return CAPACITY, q
+        if _power(g.ho_g[q]) > C.HIDEOUT_CAPACITY:
+            return HIDEOUT_CAPACITY, q
+        top = g.ho_top[q]
+        if top != -1 and (top < 0 or top >= C.NUM_SLOTS or g.biz[q, top] == 0):
+            return HIDEOUT_TOP, q
+    return OK, -1
 
 
 def game_problems(state: State, i: int) -> list[str]:
-    """Everything inconsistent about game i (an empty list if nothing is)."""
-    g = state[i]
-    out: list[str] = []
-    n = int(g.num_players)
-    if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
-        return [f"num_players={n} is not in 3..6"]
-    for name in ("deck_n", "discard", "removed", "hand", "money", "bank", "biz", "biz_g",
-                 "ho_g", "hidden", "atk_g", "trophies", "kills", "db"):
-        if (np.asarray(g[name]) < 0).any():
-            out.append(f"{name} has a negative entry")
-    if not 0 <= g.deck_n <= C.DECK_SIZE:
-        out.append(f"deck_n={g.deck_n} is not in 0..{C.DECK_SIZE}")
-    money = int(g.money[:n].sum()) + int(g.bank)
-    if money != total_money(n):
-        out.append(f"money: players + bank = {money}, expected {total_money(n)}")
-    cards = card_counts(state, i)
-    if not (cards == C.DECK_COUNTS).all():
-        diff = {C.CARD_NAMES[t]: int(cards[t] - C.DECK_COUNTS[t])
-                for t in range(C.NUM_CARD_TYPES) if cards[t] != C.DECK_COUNTS[t]}
-        out.append(f"cards not conserved (found - expected): {diff}")
-    if (g.deck[: g.deck_n] >= C.NUM_CARD_TYPES).any():
-        out.append("deck holds an unknown card type")
-    for q in range(C.MAX_PLAYERS):
-        out += _seat_problems(g, q, n)
-    return out
-
-
-def _seat_problems(g, q: int, n: int) -> list[str]:
-    out: list[str] = []
-    biz_power = (g.biz_g[q] * _POWERS).sum(axis=1)
-    if q >= n or not g.alive[q]:
-        holds = g.hand[q].sum() + (g.biz[q] > 0).sum() + g.ho_g[q].sum() + g.hidden[q].sum()
-        if holds or (q >= n and g.money[q]):
-            out.append(f"seat {q} is out of the game but holds cards or money")
-        return out
-    if ((g.biz[q] < 0) | (g.biz[q] > 4)).any():
-        out.append(f"seat {q}: a business income outside 0..4")
-    over = np.flatnonzero(biz_power > g.biz[q])
-    if over.size:
-        t = int(over[0])
-        out.append(f"seat {q}: slot {t} holds {biz_power[t]} power on income {g.biz[q, t]}")
-    if (g.ho_g[q] * _POWERS).sum() > C.HIDEOUT_CAPACITY:
-        out.append(f"seat {q}: Hideout holds more than {C.HIDEOUT_CAPACITY} power")
-    top = int(g.ho_top[q])
-    if top != -1 and not (0 <= top < C.NUM_SLOTS and g.biz[q, top] > 0):
-        out.append(f"seat {q}: ho_top={top} is not one of its businesses")
-    return out
+    """What is inconsistent about game i ([] if nothing; the first problem found)."""
+    code, seat = first_violation(kernel_view(state), i)
+    if code == OK:
+        return []
+    return [MESSAGES[code] + (f" (seat {seat})" if seat >= 0 else "")]
 
 
 def check_invariants(state: State) -> list[str]:

@@ -1,0 +1,100 @@
+"""Throughput of the rules core under uniformly random legal play (mask included).
+
+Two loops, each at N = 1, 256 and 4096 games in lockstep:
+  compiled  - the whole loop in numba (core.rollout.random_playout): the core's own speed;
+  python    - a Python loop over the public API: legal_action_mask -> RandomAgent.act ->
+              core.step, what a training loop pays per call.
+Finished games are dealt again. Prints a table and writes bench/results/core.json.
+
+    python bench/core.py [--seconds 5]
+
+Targets (docs: README): >= 2,000,000 agent-steps/s at N=4096 and >= 200,000 at N=1 on a
+2-core machine. For scale: pgx's batched Leduc Hold'em does about 1.4M on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.random_agent import RandomAgent
+from noir_env import core
+from noir_env.core.constants import PH_GAME_OVER
+from noir_env.core.rollout import random_playout
+
+SIZES = (1, 256, 4096)
+
+
+def deal_again(state, seed: int) -> int:
+    """Replace finished games by new ones; returns how many there were."""
+    done = np.flatnonzero(state.phase == PH_GAME_OVER)
+    if done.size:
+        state[done] = core.init(done.size, state.num_players[done], "noirburg", seeds=seed)
+    return int(done.size)
+
+
+def compiled_loop(n: int, seconds: float) -> tuple[float, float]:
+    state = core.init(n, 4, "noirburg", seeds=0)
+    chunk = 2000 if n == 1 else 64
+    steps = games = 0
+    random_playout(core.clone(state), seed=0, max_steps=chunk)  # warm-up
+    t0 = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t0 < seconds:
+        res = random_playout(state, seed=k, max_steps=chunk)
+        steps += int(res.steps.sum())
+        games += deal_again(state, seed=1_000_000 + k * n)
+        k += 1
+    dt = time.perf_counter() - t0
+    return steps / dt, games / dt
+
+
+def python_loop(n: int, seconds: float) -> tuple[float, float]:
+    state = core.init(n, 4, "noirburg", seeds=0)
+    agent = RandomAgent(seed=0)
+    for _ in range(5):  # warm-up (compiles the agent's sampler)
+        core.step(state, agent.act(None, core.legal_action_mask(state)), strict=False)
+    steps = games = 0
+    t0 = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t0 < seconds:
+        live = int((state.phase != PH_GAME_OVER).sum())
+        core.step(state, agent.act(None, core.legal_action_mask(state)), strict=False)
+        steps += live
+        if k % 16 == 0:
+            games += deal_again(state, seed=2_000_000 + k * n)
+        k += 1
+    dt = time.perf_counter() - t0
+    return steps / dt, games / dt
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    args = parser.parse_args()
+    rows = []
+    for loop_name, loop in (("compiled", compiled_loop), ("python", python_loop)):
+        for n in SIZES:
+            sps, gps = loop(n, args.seconds)
+            rows.append({"loop": loop_name, "N": n, "agent_steps_per_s": sps, "games_per_s": gps})
+            print(f"{loop_name:9s} N={n:5d}  {sps:>13,.0f} agent-steps/s  {gps:>10,.1f} games/s",
+                  flush=True)
+    print()
+    print("| loop | N | agent-steps/s | games/s |")
+    print("|---|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['loop']} | {r['N']} | {r['agent_steps_per_s']:,.0f} | {r['games_per_s']:,.1f} |")
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version()}
+    (out / "core.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,847 @@
+# noqa: D212, D415
+"""
+# NOIR
+
+This environment follows the conventions of PettingZoo's classic environments.
+
+| Import             | `from noir_env import noir_v0`                               |
+|--------------------|--------------------------------------------------------------|
+| Actions            | Discrete                                                     |
+| Parallel API       | No                                                           |
+| Manual Control     | No                                                           |
+| Agents             | `agents= ['player_0', ..., 'player_{n-1}']`                  |
+| Agents             | 3 to 6 (`num_players`, default 4)                            |
+| Action Shape       | Discrete(NUM_ACTIONS) (one flat table for every phase)       |
+| Action Values      | 0 .. NUM_ACTIONS - 1 (`noir_env.spaces.ACTION_NAMES`)        |
+| Observation Shape  | Dict(observation=(OBS_SIZE,), action_mask=(NUM_ACTIONS,))    |
+| Observation Values | observation: counts and one-hots in [0, 255]; mask: {0, 1}   |
+
+NOIR is a mafia card game for 3 to 6 players: each runs businesses guarded by gangsters
+around a Hideout, attacks the others' businesses and Hideouts, and answers out of turn with
+reaction cards (Police, Bribe, Drive-by, Turncoat, Poker Night). A game is won by
+eliminating two players, by being the last one standing, by holding enough money at the end
+of one's own turn, or by the best score when the countdown runs out (docs/RULES.md).
+
+This module is a batch-of-one view of the batched numba rules core (`noir_env.core`): every
+rule, legal-action mask, observation and reward comes from the core; the environment only
+maps seats to agent names and follows the AEC protocol.
+
+    from noir_env import noir_v0
+
+    env = noir_v0.env(num_players=4, rules="noirburg")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = env.action_space(agent).sample(mask)   # a legal action
+        env.step(action)
+    env.close()
+
+### Arguments
+
+``` python
+noir_v0.env(num_players=4, rules="noirburg", render_mode=None, max_steps=10_000,
+            reward="zero_sum")
+```
+
+`num_players`: 3 to 6.
+`rules`: a preset name ("noirburg", the printed rulebook; "noirbrough"; "original") or a
+`noir_env.core.Rules`.
+`render_mode`: None, "ansi" (render() returns the board as text) or "human" (prints it).
+`max_steps`: agent decisions after which every remaining agent is truncated (random play
+ends in about 300-600 decisions).
+`reward`: "zero_sum" (default) or "score" (see Rewards).
+
+### Observation Space
+
+The observation is a dictionary with an `'observation'` element, the usual RL observation,
+and an `'action_mask'` with the legal actions. The space is the same for 3 to 6 players.
+
+`observation` is a flat float32 vector of OBS_SIZE values: what the observing seat may know,
+seat-relative (block 0 is the observer, block 1 the next player clockwise, ...). It is
+`noir_env.core.observe(state, seat)`; `noir_env.spaces.OBS_SLICES` names its parts:
+
+* global fields: phase (one-hot), the seat to act and the seat whose turn it is, the number
+  of players, round 1 flag, turn number, bank, draw pile size, discard pile and cards out of
+  the game per card type, the countdown (on, tokens, holder), the observer's own hand per
+  card type, the cards set aside / discarded in the current step, the selected gangster,
+  the reaction being targeted, the pending attack (target seat, Hideout or not, attackers
+  per power), the open reaction window and its owner, the Police in the window (mode,
+  standing, player) and the gangsters already moved in this Move Gangsters step;
+* per seat: present, alive, money, hand size, trophies, kills, Hideout gangsters, Hideout
+  in the open, hidden gangsters, and per business slot its income, gangsters per power,
+  whether it covers the Hideout, was attacked this turn, is the attack / Police / Turncoat
+  target, and the Drive-bys declared on it.
+
+Another player's hand appears only as its size and the draw pile only as a count.
+
+#### Legal Actions Mask
+
+`action_mask` (int8) holds the legal actions of the agent to act (`agent_selection`); it is
+all zeros for every other agent, and for everyone once the game is over. A decision with a
+single legal action is taken by the core itself, so every decision an agent sees has at
+least two choices.
+
+### Action Space
+
+One flat Discrete space for every phase (`noir_env.spaces.ACTION_NAMES`, R8 in
+docs/RULES.md); names read as what the action does:
+
+| Actions                          | Meaning                                                   |
+|----------------------------------|-----------------------------------------------------------|
+| `pass`, `end`, `confirm_attack`  | pass in a reaction window / end the step / confirm attack |
+| `discard:<card>`                 | discard a card (mulligan, Discard step)                   |
+| `draw:<n>`                       | draw n cards for n-1 coins                                |
+| `deploy:<card>`                  | deploy a gangster (then `to:<place>`) or a business      |
+| `from:g<p>@<source>`             | pick up an own power-p gangster (move, or add to attack)  |
+| `to:<place>`                     | put the picked / deployed gangster down                   |
+| `hideout_under:slot<k>`, `hideout_to_open` | Move Hideout step                               |
+| `play:<reaction>`                | poker_night, police, police_cancel, bribe, driveby, turncoat |
+| `target:+<r>:<where>`            | a place of the player r seats clockwise (attack, reaction) |
+| `power:<p>`                      | the power of the gangster a Turncoat takes                |
+
+An illegal action raises ValueError naming the action, the phase and the legal actions, and
+changes nothing. Wrap the raw env in PettingZoo's `TerminateIllegalWrapper` to end the
+game with a penalty instead.
+
+### Reaction windows
+
+`agent_selection` is always the agent that must decide now: the player whose turn it is in
+their own steps, or another player reacting in someone else's turn. After each attack
+declaration and at the end of each turn a reaction window asks the living players in turn,
+clockwise after its owner; each play reopens the round. Police and Drive-by played in one's
+own steps open a response window. Players without a playable reaction pass without being
+asked. `infos[agent]` holds the phase name for every agent and, for the agent to act, what
+the decision is about: `turn_of` (whose turn it is), `window` and `window_owner`, `attack`
+(attacker, target, place, business, attackers per power, power), `police` (player, mode,
+standing, target), `drivebys` (declared targets), `reaction` (the reaction whose target or
+gangster is being chosen), `turncoat_target`, `selected_power`.
+
+### Rewards
+
+Rewards come only at the end (`reward="zero_sum"`, the core's own outcome): the winner gets
++1 and every other player -1/(n-1); a shared win (a countdown score tie) gives each of the k
+winners +1/k and each loser -1/(n-k). Episodes always sum to zero.
+
+Eliminated players are terminated at once, with reward -1/(n-1): the loser's share of a
+game with one winner, which every game after an elimination is unless it ends in a shared
+countdown win. So that episodes still sum to zero, the players still in the game at the end
+share equally whatever the eliminated players' rewards differ from the outcome: nothing
+when the game has one winner; in a shared win the eliminated players' -1/(n-1) vs -1/(n-k);
+on truncation the eliminated players' losses.
+
+`reward="score"`: every agent instead receives its raw score (R6.4: trophies x trophy points
++ printed value of its cards on the table + money) once, when its episode ends (game over,
+truncation, or elimination, which leaves a score of 0). The winner is not always the best
+score (money and war wins), and scores are not zero-sum.
+
+| Outcome                        | winner(s) | other players       | eliminated earlier   |
+|--------------------------------|-----------|---------------------|----------------------|
+| one winner                     | +1        | -1/(n-1)            | -1/(n-1)             |
+| k winners (countdown tie)      | +1/k + d  | -1/(n-k) + d        | -1/(n-1)             |
+| truncated (max_steps)          | 0 + d     | 0 + d               | -1/(n-1)             |
+
+(d: the eliminated players' difference shared equally by the players still in the game.)
+
+### Termination and truncation
+
+The game ends (every remaining agent terminated) when a player eliminates two players, is
+the last one standing, wins on money, or when the countdown runs out. Eliminated players are
+terminated when they are eliminated and removed by the dead-step protocol (the agent is
+selected; `last()` gives its reward; `step(None)` removes it). After `max_steps` decisions
+every remaining agent is truncated (reward 0 plus d, see above).
+
+### Game log, history and replay
+
+After each step the core's events are written as sentences into `env.game_log` (list of
+str; `env.print_log()` prints it): e.g. "player_2 attacks player_0's Speakeasy with 3+2
+against defense 3: 2 defenders die, the Speakeasy is destroyed, 3 coins stolen". Draws say
+how many cards, never which. `env.history` holds the seed, the settings and every action
+of the current game (JSON-ready, `save_history`/`load_history`); `replay(history)` plays it
+back frame by frame and `print_replay(history)` prints the board after each step.
+
+### Rendering
+
+`render_mode="ansi"` returns and `"human"` prints the board: each player's money, hand size,
+trophies, Hideout (what covers it and its gangsters), businesses with their gangsters and
+hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window,
+Police and Drive-bys. The hand of the observer (`agent_selection`, or `render(observer=...)`)
+is shown to them only.
+
+### Editing positions
+
+`env.unwrapped.state` is the core state (a batch of one game). Edit its fields in place and
+call `noir_env.core.refresh(env.unwrapped.state)` (or `env.unwrapped.refresh()`, which also
+refreshes `infos`): `agent_selection`, masks and observations follow the state. PettingZoo's
+`state()` method is therefore not available.
+
+### Version History
+
+* v0: Initial version (noir_env 0.1.0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import operator
+import os
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces as gym_spaces
+from gymnasium.utils import EzPickle
+from numba import njit
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import core
+from . import spaces as noir_spaces
+from .core import constants as C
+from .core.api import init_one, step_one
+from .core.countdown import score as _core_score
+from .core.log import GameLog, gangsters_text
+from .core.observe import observe_batch
+from .core.rng import seed_to_state
+from .core.rules import PRESETS, Rules, get_rules, rules_of, rules_row
+from .core.state import allocate, kernel_view
+
+__all__ = ["env", "raw_env", "replay", "print_replay", "load_history", "save_history"]
+
+NUM_ACTIONS = C.NUM_ACTIONS
+OBS_SIZE = noir_spaces.OBS_SIZE
+REWARD_MODES = ("zero_sum", "score")
+PHASE_NAMES = [C.Phase(k).name for k in range(C.NUM_PHASES)]
+_TARGET_NAMES = noir_spaces.TARGET_NAMES
+_POLICE_MODES = ["none", "cancel", "kidnap"]
+
+
+def env(**kwargs) -> AECEnv:
+    """The NOIR AEC environment with PettingZoo's standard checks (an action outside the
+    action space asserts; calls in a wrong order raise). Illegal actions raise ValueError;
+    wrap `raw_env` in `TerminateIllegalWrapper` to end the game instead."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def new_game(num_players: int, rules: Rules, seed: int):
+    """`core.init(1, num_players, rules, seeds=seed)`, dealt by the core's serial per-game
+    kernel: the batched init launches numba's thread pool, which costs up to milliseconds
+    per call on a busy machine. tests/test_aec.py checks that both deal the same game."""
+    s = allocate(1)
+    s.rules[:] = rules_row(rules)
+    s.rng[:] = seed_to_state(seed)
+    init_one(kernel_view(s), 0, num_players)
+    return s
+
+
+@njit(cache=True)
+def _final_scores(s, i, out):
+    """out[q] = R6.4 score of seat q (through the core's `score`)."""
+    r = rules_of(s, i)
+    for q in range(s[i].num_players):
+        out[q] = _core_score(s, r, i, q)
+
+
+class raw_env(AECEnv, EzPickle):
+    """NOIR as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "noir_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        rules: str | Rules = "noirburg",
+        render_mode: str | None = None,
+        max_steps: int = 10_000,
+        reward: str = "zero_sum",
+    ):
+        EzPickle.__init__(self, num_players, rules, render_mode, max_steps, reward)
+        super().__init__()
+        n = int(num_players)
+        if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
+            raise ValueError(f"num_players must be in 3..6, got {num_players}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if int(max_steps) < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        self.num_players = n
+        self.rules = get_rules(rules)
+        self.render_mode = render_mode
+        self.max_steps = int(max_steps)
+        self.reward_mode = reward
+
+        self.possible_agents = [f"player_{q}" for q in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: q for q, a in enumerate(self.possible_agents)}
+        obs_space = gym_spaces.Dict(
+            {
+                "observation": noir_spaces.observation_space(),
+                "action_mask": noir_spaces.action_mask_space(),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: noir_spaces.action_space() for a in self.possible_agents}
+
+        self._seed_rng = np.random.default_rng()
+        self._seat_buf = np.zeros(1, np.int64)
+        self._rew_buf = np.zeros((1, C.MAX_PLAYERS), np.float32)
+        self._done_buf = np.zeros(1, np.bool_)
+        self._ill_buf = np.zeros(1, np.bool_)
+        self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._zero_mask.flags.writeable = False
+        self._state = None
+        self._sel: str | None = None
+        self._last_sel = self.possible_agents[0]
+        self._printed = 0
+
+    # --- spaces -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- the core state -----------------------------------------------------------------
+    @property
+    def state(self):
+        """The core state (`noir_env.core.State`, a batch of one game). Editable in place;
+        call `noir_env.core.refresh(state)` after editing."""
+        return self._state
+
+    @state.setter
+    def state(self, value) -> None:
+        core.state.check_state(value)
+        if value.shape[0] != 1:
+            raise ValueError("the environment holds a batch of exactly one game")
+        if int(value.num_players[0]) != self.num_players:
+            raise ValueError(
+                f"the state has {int(value.num_players[0])} players, the env {self.num_players}"
+            )
+        self._state = value
+        k = kernel_view(value)
+        self._k = k
+        self._phase = k["phase"]
+        self._actor = k["actor"]
+        self._log_n = k["log_n"]
+        self._mask_row = k["mask"][0]
+        self._f = {name: k[name][0] for name in _INFO_FIELDS}  # views of one game's fields
+        self._f1 = {name: k[name] for name in _INFO_SCALARS}  # [1]-arrays of scalar fields
+
+    def refresh(self) -> None:
+        """After editing `state` by hand: recompute the legal actions and the infos, and
+        continue the game log from the edited position."""
+        core.refresh(self._state)
+        self._log.sync(self._k, 0)
+        self._update_infos()
+
+    # --- agent to act -------------------------------------------------------------------
+    @property
+    def agent_selection(self) -> str:
+        """The agent that must decide now (`core.current_player`), or a terminated /
+        truncated agent whose dead step is due."""
+        sel = self._sel
+        if sel is None:
+            actor = self._actor[0]
+            return self.possible_agents[actor] if actor >= 0 else self._last_sel
+        return sel
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        # a live agent is whoever the core says must act: follow the state (also when it is
+        # edited by hand); an agent out of the game stays selected for its dead step
+        if agent is not None and not (self.terminations.get(agent) or self.truncations.get(agent)):
+            self._sel = None
+        else:
+            self._sel = agent
+        if agent is not None:
+            self._last_sel = agent
+
+    # --- AEC API ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game. `seed` seeds the game and the seeds of later unseeded resets;
+        seed None draws a fresh seed."""
+        if seed is None:
+            seed = int(self._seed_rng.integers(0, 2**62))
+        else:
+            seed = int(seed)
+            self._seed_rng = np.random.default_rng(seed)
+        self.game_seed = seed
+        self.state = new_game(self.num_players, self.rules, seed)
+        self.history = {
+            "env": self.metadata["name"],
+            "num_players": self.num_players,
+            "rules": _rules_to_json(self.rules),
+            "seed": seed,
+            "actions": [],
+        }
+        self._actions = self.history["actions"]
+        self.num_steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._rewards_dirty = False
+        self._given: dict[str, float] = {}  # reward already given to agents out of the game
+        self._extra_info: dict[str, dict] = {}
+        self._sel = None
+        self._last_sel = self.possible_agents[0]
+        self._skip_agent_selection = None
+        self._rew_buf[:] = 0.0
+        self._done_buf[:] = False
+        self._ill_buf[:] = False
+        self._log = GameLog(self.possible_agents)
+        self._log.sync(self._k, 0)
+        self._log.seen = 0
+        self.game_log: list[str] = self._log.read(self._k, 0)
+        self._log.eliminated.clear()
+        self._printed = 0
+        self._update_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """`core.observe` for the agent's seat, and its action mask (zeros unless it acts)."""
+        seat = self._seat[agent]
+        out = np.empty((1, OBS_SIZE), np.float32)
+        self._seat_buf[0] = seat
+        observe_batch(self._k, self._seat_buf, out)
+        if self._actor[0] == seat:
+            mask = self._mask_row.view(np.int8).copy()
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": out[0], "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """int8 [NUM_ACTIONS]: the agent's legal actions (default: agent_selection)."""
+        seat = self._seat[agent if agent is not None else self.agent_selection]
+        if self._actor[0] == seat:
+            return self._mask_row.view(np.int8).copy()
+        return np.zeros(NUM_ACTIONS, np.int8)
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(
+                f"{agent} must act (phase {PHASE_NAMES[self._phase[0]]}): an action is an "
+                f"integer id, got {action!r}"
+            ) from None
+        if a < 0 or a >= NUM_ACTIONS or not self._mask_row[a]:
+            raise ValueError(f"{agent}: " + noir_spaces.describe_illegal(self._state, 0, a))
+        if self._rewards_dirty:
+            rewards = self.rewards
+            for name in rewards:
+                rewards[name] = 0.0
+            self._rewards_dirty = False
+        self._cumulative_rewards[agent] = 0.0
+        step_one(self._k, 0, a, self._rew_buf, self._done_buf, self._ill_buf)
+        self._actions.append(a)
+        self.num_steps += 1
+        log = self._log
+        if self._log_n[0] != log.seen:
+            self.game_log.extend(log.read(self._k, 0))
+        self._sel = None
+        if log.eliminated or self._done_buf[0] or self.num_steps >= self.max_steps:
+            self._end_episodes()
+        self._update_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_episodes(self) -> None:
+        """Terminate eliminated agents, or every agent at the end of the game / truncation,
+        and give their rewards (see Rewards in the module docstring)."""
+        n = self.num_players
+        names = self.possible_agents
+        done = bool(self._done_buf[0])
+        truncated = not done and self.num_steps >= self.max_steps
+        score_mode = self.reward_mode == "score"
+        scores = self._scores() if score_mode else None
+        for q, by in self._log.eliminated:
+            name = names[q]
+            if name not in self.terminations or (done and not score_mode):
+                continue  # at the game's end the core's outcome applies to it below
+            r = float(scores[q]) if score_mode else -1.0 / (n - 1)
+            self.terminations[name] = True
+            self.rewards[name] = r
+            self._given[name] = r
+            self._extra_info[name] = {"eliminated_by": names[by]}
+        self._log.eliminated.clear()
+        if done or truncated:
+            live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+            if score_mode:
+                base = {a: float(scores[self._seat[a]]) for a in live}
+                share = 0.0
+            else:
+                row = self._rew_buf[0]
+                base = {a: float(row[self._seat[a]]) for a in live}
+                outcome = {a: float(row[self._seat[a]]) if done else 0.0 for a in self._given}
+                diff = sum(outcome[a] - self._given[a] for a in self._given)
+                share = diff / len(live) if live else 0.0
+            flags = self.terminations if done else self.truncations
+            info = self._end_info(scores) if done else {"truncated_after": self.num_steps}
+            for a in live:
+                flags[a] = True
+                self.rewards[a] = base[a] + share
+                self._extra_info[a] = info
+        self._rewards_dirty = True
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def _end_info(self, scores) -> dict:
+        g = self._state[0]
+        if scores is None:
+            scores = self._scores()
+        return {
+            "winners": [self.possible_agents[q] for q in range(self.num_players) if g.winners[q]],
+            "win_reason": C.WIN_REASONS[int(g.win_reason)],
+            "scores": {a: int(scores[q]) for q, a in enumerate(self.possible_agents)},
+        }
+
+    def _scores(self) -> np.ndarray:
+        out = np.zeros(C.MAX_PLAYERS, np.int64)
+        _final_scores(self._k, 0, out)
+        return out
+
+    # --- infos --------------------------------------------------------------------------
+    def _update_infos(self) -> None:
+        ph = PHASE_NAMES[self._phase[0]]
+        infos = {a: {"phase": ph} for a in self.agents}
+        actor = self._actor[0]
+        if actor >= 0:
+            name = self.possible_agents[actor]
+            if name in infos:
+                infos[name] = self._decision_info(ph)
+        for a, extra in self._extra_info.items():
+            if a in infos:
+                infos[a].update(extra)
+        self.infos = infos
+
+    def _decision_info(self, ph: str) -> dict:
+        """What the decision of the agent to act is about."""
+        f1 = self._f1
+        names = self.possible_agents
+        info: dict[str, Any] = {"phase": ph, "turn_of": names[f1["active"][0]]}
+        phase = f1["phase"][0]
+        if phase == C.PH_MOVE_TO or phase == C.PH_DEPLOY_TO:
+            info["selected_power"] = int(f1["sel_a"][0]) + 1
+        win = f1["win_kind"][0]
+        if win != C.WIN_NONE:
+            info["window"] = C.WINDOW_NAMES[win]
+            info["window_owner"] = names[f1["win_owner"][0]]
+        if f1["atk_player"][0] >= 0:
+            info["attack"] = _attack_info(f1, self._f, names)
+        mode = f1["chain_mode"][0]
+        if mode != C.CHAIN_NONE:
+            police = {
+                "player": names[f1["chain_player"][0]],
+                "mode": _POLICE_MODES[mode],
+                "standing": bool(f1["chain_live"][0]),
+            }
+            if mode == C.CHAIN_KIDNAP:
+                police["target"] = names[f1["chain_tp"][0]]
+                police["place"] = _TARGET_NAMES[f1["chain_ts"][0]]
+            info["police"] = police
+        if phase == C.PH_WINDOW:
+            db = self._f["db"]
+            if db.any():
+                info["drivebys"] = [
+                    {"target": names[q], "place": _TARGET_NAMES[t], "count": int(db[q, t])}
+                    for q, t in zip(*np.nonzero(db), strict=True)
+                ]
+        elif phase == C.PH_REACT_TARGET or phase == C.PH_TURNCOAT_POWER:
+            info["reaction"] = C.PLAY_NAMES[f1["rt_kind"][0]]
+            if phase == C.PH_TURNCOAT_POWER:
+                info["turncoat_target"] = {
+                    "player": names[f1["sel_a"][0]],
+                    "place": _TARGET_NAMES[f1["sel_b"][0]],
+                }
+        return info
+
+    # --- rendering ----------------------------------------------------------------------
+    def render(self, observer: str | None = None) -> str | None:
+        """"ansi": the board as text; "human": print the new log lines and the board.
+        The hand shown is the observer's (default: agent_selection)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        text = self.board_text(observer)
+        if self.render_mode == "ansi":
+            return text
+        for line in self.game_log[self._printed :]:
+            print(line)
+        self._printed = len(self.game_log)
+        print(text)
+        return None
+
+    def board_text(self, observer: str | None = None) -> str:
+        """The board as text, from `observer`'s seat (default: agent_selection)."""
+        if observer is None:
+            observer = self.agent_selection
+        seat = self._seat[observer] if observer is not None else None
+        return render_board(self._state, 0, seat, self.possible_agents, self.rules.name)
+
+    def print_log(self, start: int = 0) -> None:
+        """Print the game log (from line `start`)."""
+        for line in self.game_log[start:]:
+            print(line)
+
+    def save_history(self, path: str | os.PathLike) -> None:
+        save_history(self.history, path)
+
+    def close(self) -> None:
+        pass
+
+
+_INFO_FIELDS = ("atk_g", "biz", "ho_top", "db")
+_INFO_SCALARS = (
+    "phase", "active", "sel_a", "sel_b", "win_kind", "win_owner", "atk_player", "atk_slot",
+    "chain_mode", "chain_live", "chain_player", "chain_tp", "chain_ts", "rt_kind",
+)
+
+
+def _attack_info(f1, f, names) -> dict:
+    t = int(f1["atk_slot"][0])
+    q = int(f1["atk_player"][0])
+    counts = f["atk_g"].tolist()
+    biz = f["biz"]
+    business = None
+    if t < C.NUM_SLOTS and biz[q, t] > 0:
+        business = C.BUSINESS_NAMES[biz[q, t] - 1]
+    elif t == C.TGT_HIDEOUT and f["ho_top"][q] >= 0:
+        business = C.BUSINESS_NAMES[biz[q, f["ho_top"][q]] - 1]
+    return {
+        "attacker": names[f1["active"][0]],
+        "target": names[q],
+        "place": _TARGET_NAMES[t],
+        "business": business,
+        "attackers": counts,
+        "power": counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3],
+    }
+
+
+# --- the board as text -------------------------------------------------------------------
+def _business_name(inc: int) -> str:
+    return C.BUSINESS_NAMES[inc - 1]
+
+
+def _hand_text(hand) -> str:
+    parts = []
+    for t in range(C.NUM_CARD_TYPES):
+        k = int(hand[t])
+        if k:
+            parts.append(f"{k}x {C.CARD_NAMES[t]}" if k > 1 else C.CARD_NAMES[t])
+    return ", ".join(parts) if parts else "(empty)"
+
+
+def render_board(
+    state,
+    i: int = 0,
+    observer: int | None = None,
+    names: list[str] | None = None,
+    rules_name: str = "",
+) -> str:
+    """Game i of a core state as text, from seat `observer`'s view (only its hand is shown;
+    None shows no hand)."""
+    g = state[i]
+    n = int(g["num_players"])
+    names = names or [f"player_{q}" for q in range(n)]
+    phase = int(g["phase"])
+    actor = int(g["actor"])
+    active = int(g["active"])
+    lines = []
+    head = f"NOIR{f' ({rules_name} rules)' if rules_name else ''}, {n} players"
+    if phase == C.PH_GAME_OVER:
+        winners = [names[q] for q in range(n) if g["winners"][q]]
+        why = C.WIN_REASONS[int(g["win_reason"])]
+        lines.append(f"{head}: game over, {' and '.join(winners)} won ({why})")
+    else:
+        lines.append(
+            f"{head}: turn {int(g['turn_no']) + 1}, {names[active]}'s turn; "
+            f"phase {PHASE_NAMES[phase]}, {names[actor]} to decide"
+        )
+    cd = "not started"
+    if g["cd_on"]:
+        cd = f"{int(g['cd_tokens'])} tokens left, held by {names[int(g['cd_holder'])]}"
+    lines.append(
+        f"Bank {int(g['bank'])} coins | draw pile {int(g['deck_n'])} | discard pile "
+        f"{int(g['discard'].sum())} | out of the game {int(g['removed'].sum())} | "
+        f"countdown: {cd}"
+    )
+    q = int(g["atk_player"])
+    if q >= 0:
+        t = int(g["atk_slot"])
+        place = "Hideout" if t == C.TGT_HIDEOUT else f"slot {t}"
+        if t < C.NUM_SLOTS and g["biz"][q, t] > 0:
+            place = f"{_business_name(int(g['biz'][q, t]))} (slot {t})"
+        verb = "Attack being declared" if phase == C.PH_ATTACKERS else "Pending attack"
+        lines.append(
+            f"{verb}: {names[active]} -> {names[q]}'s {place} with "
+            f"{gangsters_text(g['atk_g'])}"
+        )
+    win = int(g["win_kind"])
+    if win != C.WIN_NONE:
+        w = f"Reaction window: {C.WINDOW_NAMES[win]} (owner {names[int(g['win_owner'])]})"
+        mode = int(g["chain_mode"])
+        if mode != C.CHAIN_NONE:
+            who = names[int(g["chain_player"])]
+            what = "cancel the attack"
+            if mode == C.CHAIN_KIDNAP:
+                tq, ts = int(g["chain_tp"]), int(g["chain_ts"])
+                what = f"raid {names[tq]}'s slot {ts}"
+            w += f"; Police by {who} to {what}: {'standing' if g['chain_live'] else 'bribed'}"
+        dbs = [
+            f"{names[dq]}'s slot {dt} x{int(g['db'][dq, dt])}"
+            for dq, dt in zip(*np.nonzero(g["db"]), strict=True)
+        ]
+        if dbs:
+            w += "; Drive-bys on " + ", ".join(dbs)
+        lines.append(w)
+    if phase in (C.PH_REACT_TARGET, C.PH_TURNCOAT_POWER):
+        lines.append(f"Choosing the target of: {C.PLAY_NAMES[int(g['rt_kind'])]}")
+    for p in range(n):
+        lines.append("")
+        lines.extend(_seat_lines(g, p, names, observer, actor))
+    return "\n".join(lines)
+
+
+def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -> list[str]:
+    tags = []
+    if p == actor:
+        tags.append("to decide")
+    if p == observer:
+        tags.append("you")
+    tag = f"  <- {', '.join(tags)}" if tags else ""
+    if not g["alive"][p]:
+        return [f"{names[p]}: eliminated (trophies {int(g['trophies'][p])}){tag}"]
+    hand_n = int(g["hand"][p].sum())
+    out = [
+        f"{names[p]}: money {int(g['money'][p])} | hand {hand_n} cards | trophies "
+        f"{int(g['trophies'][p])} | kills {int(g['kills'][p])}{tag}"
+    ]
+    top = int(g["ho_top"][p])
+    cover = f"under the {_business_name(int(g['biz'][p, top]))} (slot {top})" if top >= 0 else (
+        "in the open"
+    )
+    out.append(f"  Hideout {cover}: {gangsters_text(g['ho_g'][p])}")
+    for t in range(C.NUM_SLOTS):
+        inc = int(g["biz"][p, t])
+        if inc == 0:
+            continue
+        notes = []
+        if top == t:
+            notes.append("covers the Hideout")
+        if g["attacked"][p, t]:
+            notes.append("attacked this turn")
+        note = f"  [{'; '.join(notes)}]" if notes else ""
+        out.append(
+            f"  slot {t}: {_business_name(inc)} (income {inc}): "
+            f"{gangsters_text(g['biz_g'][p, t])}{note}"
+        )
+    if g["hidden"][p].any():
+        out.append(f"  hidden: {gangsters_text(g['hidden'][p])}")
+    if p == observer:
+        out.append(f"  your hand: {_hand_text(g['hand'][p])}")
+    return out
+
+
+# --- history and replay ------------------------------------------------------------------
+def _rules_to_json(rules: Rules) -> str | dict:
+    if rules.name in PRESETS and PRESETS[rules.name] == rules:
+        return rules.name
+    return dataclasses.asdict(rules)
+
+
+def _rules_from_json(value) -> str | Rules:
+    if isinstance(value, str):
+        return value
+    fields = dict(value)
+    if fields.get("money_win_threshold") is not None:
+        fields["money_win_threshold"] = tuple(fields["money_win_threshold"])
+    return Rules(**fields)
+
+
+def save_history(history: dict, path: str | os.PathLike) -> None:
+    """Write a game's history (`env.history`) as JSON."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(history, f)
+
+
+def load_history(path: str | os.PathLike) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class Frame(NamedTuple):
+    """One step of a replay: the action taken (None for the deal), by whom, the log lines
+    it produced and the board after it."""
+
+    index: int
+    agent: str | None
+    action: str | None
+    log: list[str]
+    board: str
+
+
+def replay(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: str | Rules = "noirburg",
+    observer: str | None = None,
+) -> Iterator[Frame]:
+    """Play a saved game back: `replay(env.history)` or `replay(seed, actions,
+    num_players, rules)`. Yields a Frame for the deal and one after each action; the board
+    is shown from the acting agent's seat (or `observer`'s)."""
+    if isinstance(history, dict):
+        seed = history["seed"]
+        actions = history["actions"]
+        num_players = history.get("num_players", num_players)
+        rules = _rules_from_json(history.get("rules", rules))
+    else:
+        seed = int(history)
+        if actions is None:
+            raise ValueError("replay(seed, actions, ...) needs the actions")
+    e = raw_env(num_players=num_players, rules=rules)
+    e.reset(seed=seed)
+    seen = len(e.game_log)
+    yield Frame(0, None, None, list(e.game_log), e.board_text(observer))
+    for k, a in enumerate(actions, start=1):
+        while e.agents and (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+            e.step(None)
+        agent = e.agent_selection
+        e.step(int(a))
+        new = e.game_log[seen:]
+        seen = len(e.game_log)
+        who = observer or (e.agent_selection if e.agents else agent)
+        yield Frame(k, agent, noir_spaces.action_name(int(a)), new, e.board_text(who))
+
+
+def print_replay(history: dict | int, *args, boards: bool = True, **kwargs) -> None:
+    """Print a replay: each action, its log lines and (boards=True) the board after it."""
+    for frame in replay(history, *args, **kwargs):
+        if frame.agent is not None:
+            print(f"\n=== step {frame.index}: {frame.agent} plays {frame.action} ===")
+        for line in frame.log:
+            print(line)
+        if boards:
+            print(frame.board)
