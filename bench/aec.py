@@ -5,7 +5,7 @@ noir_v0 and, for comparison, PettingZoo's texas_holdem_no_limit_v6 and leduc_hol
 (which need `rlcard`). Every env is the wrapped `env()` that users get.
 
     .venv/bin/python bench/aec.py                  # ~10 s per env
-    .venv/bin/python bench/aec.py --steps 200000 --players 6 --rules original
+    .venv/bin/python bench/aec.py --steps 200000 --players 6 --rules original --raw
 
 An agent-step is one env.step() call, dead steps (step(None) of a finished agent) included,
 as PettingZoo's agent_iter yields them.
@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="noirburg", help="NOIR rules preset")
     ap.add_argument("--json", help="also write the results to this JSON file")
     ap.add_argument("--no-peers", action="store_true", help="only noir_v0")
+    ap.add_argument("--raw", action="store_true", help="also noir_v0.raw_env (no wrappers)")
     args = ap.parse_args(argv)
 
     from noir_env import noir_v0
@@ -68,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             num_players=args.players, rules=args.rules
         ),
     }
+    if args.raw:
+        envs["noir_v0 raw_env (no wrappers)"] = lambda: noir_v0.raw_env(
+            num_players=args.players, rules=args.rules
+        )
     if not args.no_peers:
         warnings.filterwarnings("ignore")
         try:
@@ -85,10 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     results = {name: run(make, args.steps) for name, make in envs.items()}
     base = next(iter(results.values()))["steps_per_s"]
     width = max(len(n) for n in results) + 2
-    print(f"\nAEC random legal play, {platform.python_implementation()} "
-          f"{platform.python_version()}, {platform.machine()}")
-    print(f"{'env':<{width}}{'agent-steps/s':>15}{'games':>8}{'steps/game':>12}"
-          f"{'noir_v0 / env':>15}")
+    print(
+        f"\nAEC random legal play, {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.machine()}"
+    )
+    print(
+        f"{'env':<{width}}{'agent-steps/s':>15}{'games':>8}{'steps/game':>12}{'noir_v0 / env':>15}"
+    )
     for name, r in results.items():
         print(
             f"{name:<{width}}{r['steps_per_s']:>15,.0f}{r['games']:>8}"

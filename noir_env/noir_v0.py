@@ -60,9 +60,10 @@ ends in about 300-600 decisions).
 The observation is a dictionary with an `'observation'` element, the usual RL observation,
 and an `'action_mask'` with the legal actions. The space is the same for 3 to 6 players.
 
-`observation` is a flat float32 vector of OBS_SIZE values: what the observing seat may know,
-seat-relative (block 0 is the observer, block 1 the next player clockwise, ...). It is
-`noir_env.core.observe(state, seat)`; `noir_env.spaces.OBS_SLICES` names its parts:
+`observation` is a flat float32 vector of `noir_v0.OBS_SIZE` values (the core's OBS_SIZE):
+what the observing seat may know, seat-relative (block 0 is the observer, block 1 the next
+player clockwise, ...). It is `noir_env.core.observe(state, seat)`;
+`noir_env.spaces.OBS_SLICES` names its parts:
 
 * global fields: phase (one-hot), the seat to act and the seat whose turn it is, the number
   of players, round 1 flag, turn number, bank, draw pile size, discard pile and cards out of
@@ -126,12 +127,12 @@ Rewards come only at the end (`reward="zero_sum"`, the core's own outcome): the 
 +1 and every other player -1/(n-1); a shared win (a countdown score tie) gives each of the k
 winners +1/k and each loser -1/(n-k). Episodes always sum to zero.
 
-Eliminated players are terminated at once, with reward -1/(n-1): the loser's share of a
-game with one winner, which every game after an elimination is unless it ends in a shared
-countdown win. So that episodes still sum to zero, the players still in the game at the end
-share equally whatever the eliminated players' rewards differ from the outcome: nothing
-when the game has one winner; in a shared win the eliminated players' -1/(n-1) vs -1/(n-k);
-on truncation the eliminated players' losses.
+Eliminated players are terminated at once with reward -1/(n-1), a loser's reward in a game
+with one winner (an eliminated player never wins). A game with an elimination ends with one
+winner unless a countdown score tie follows; in that case, and on truncation, the players
+still in the game share equally the difference between what the eliminated players got and
+the outcome (d in the table: the core gives them -1/(n-k) in a shared win, 0 on truncation),
+so every episode sums to exactly zero.
 
 `reward="score"`: every agent instead receives its raw score (R6.4: trophies x trophy points
 + printed value of its cards on the table + money) once, when its episode ends (game over,
@@ -144,7 +145,8 @@ score (money and war wins), and scores are not zero-sum.
 | k winners (countdown tie)      | +1/k + d  | -1/(n-k) + d        | -1/(n-1)             |
 | truncated (max_steps)          | 0 + d     | 0 + d               | -1/(n-1)             |
 
-(d: the eliminated players' difference shared equally by the players still in the game.)
+(d = sum over eliminated players of (outcome - (-1/(n-1))) / number of players still in;
+d = 0 when nobody was eliminated earlier.)
 
 ### Termination and truncation
 
@@ -168,8 +170,9 @@ back frame by frame and `print_replay(history)` prints the board after each step
 `render_mode="ansi"` returns and `"human"` prints the board: each player's money, hand size,
 trophies, Hideout (what covers it and its gangsters), businesses with their gangsters and
 hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window,
-Police and Drive-bys. The hand of the observer (`agent_selection`, or `render(observer=...)`)
-is shown to them only.
+Police and Drive-bys. Only the observer's hand is shown: `agent_selection`'s, or any agent's
+with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
+`noir_v0.render_board(state, i, seat)` renders any core state.
 
 ### Editing positions
 
@@ -209,9 +212,19 @@ from .core.log import GameLog, gangsters_text
 from .core.observe import observe_batch
 from .core.rng import seed_to_state
 from .core.rules import PRESETS, Rules, get_rules, rules_of, rules_row
-from .core.state import allocate, kernel_view
+from .core.state import allocate, check_state, kernel_view
 
-__all__ = ["env", "raw_env", "replay", "print_replay", "load_history", "save_history"]
+__all__ = [
+    "Frame",
+    "env",
+    "load_history",
+    "new_game",
+    "print_replay",
+    "raw_env",
+    "render_board",
+    "replay",
+    "save_history",
+]
 
 NUM_ACTIONS = C.NUM_ACTIONS
 OBS_SIZE = noir_spaces.OBS_SIZE
@@ -325,7 +338,7 @@ class raw_env(AECEnv, EzPickle):
 
     @state.setter
     def state(self, value) -> None:
-        core.state.check_state(value)
+        check_state(value)
         if value.shape[0] != 1:
             raise ValueError("the environment holds a batch of exactly one game")
         if int(value.num_players[0]) != self.num_players:
@@ -379,7 +392,7 @@ class raw_env(AECEnv, EzPickle):
             seed = int(self._seed_rng.integers(0, 2**62))
         else:
             seed = int(seed)
-            self._seed_rng = np.random.default_rng(seed)
+            self._seed_rng = np.random.default_rng(seed % 2**64)
         self.game_seed = seed
         self.state = new_game(self.num_players, self.rules, seed)
         self.history = {
@@ -476,13 +489,15 @@ class raw_env(AECEnv, EzPickle):
         scores = self._scores() if score_mode else None
         for q, by in self._log.eliminated:
             name = names[q]
-            if name not in self.terminations or (done and not score_mode):
-                continue  # at the game's end the core's outcome applies to it below
+            if name not in self.terminations:
+                continue
+            self._extra_info[name] = {"eliminated_by": names[by]}
+            if done and not score_mode:
+                continue  # out on the game's last step: the core's outcome applies below
             r = float(scores[q]) if score_mode else -1.0 / (n - 1)
             self.terminations[name] = True
             self.rewards[name] = r
             self._given[name] = r
-            self._extra_info[name] = {"eliminated_by": names[by]}
         self._log.eliminated.clear()
         if done or truncated:
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
@@ -500,7 +515,7 @@ class raw_env(AECEnv, EzPickle):
             for a in live:
                 flags[a] = True
                 self.rewards[a] = base[a] + share
-                self._extra_info[a] = info
+                self._extra_info[a] = {**self._extra_info.get(a, {}), **info}
         self._rewards_dirty = True
         self._accumulate_rewards()
         self._deads_step_first()
@@ -577,7 +592,7 @@ class raw_env(AECEnv, EzPickle):
 
     # --- rendering ----------------------------------------------------------------------
     def render(self, observer: str | None = None) -> str | None:
-        """"ansi": the board as text; "human": print the new log lines and the board.
+        """ "ansi": the board as text; "human": print the new log lines and the board.
         The hand shown is the observer's (default: agent_selection)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
@@ -614,8 +629,20 @@ class raw_env(AECEnv, EzPickle):
 
 _INFO_FIELDS = ("atk_g", "biz", "ho_top", "db")
 _INFO_SCALARS = (
-    "phase", "active", "sel_a", "sel_b", "win_kind", "win_owner", "atk_player", "atk_slot",
-    "chain_mode", "chain_live", "chain_player", "chain_tp", "chain_ts", "rt_kind",
+    "phase",
+    "active",
+    "sel_a",
+    "sel_b",
+    "win_kind",
+    "win_owner",
+    "atk_player",
+    "atk_slot",
+    "chain_mode",
+    "chain_live",
+    "chain_player",
+    "chain_tp",
+    "chain_ts",
+    "rt_kind",
 )
 
 
@@ -642,6 +669,18 @@ def _attack_info(f1, f, names) -> dict:
 # --- the board as text -------------------------------------------------------------------
 def _business_name(inc: int) -> str:
     return C.BUSINESS_NAMES[inc - 1]
+
+
+def _place_name(g, q: int, t: int) -> str:
+    """A target on q's table: 'Casino (slot 2)', 'Hideout', ..."""
+    if t < C.NUM_SLOTS:
+        inc = int(g["biz"][q, t])
+        return f"{_business_name(inc)} (slot {t})" if inc > 0 else f"slot {t}"
+    return {C.TGT_HIDEOUT: "Hideout", C.TGT_HIDDEN: "hidden gangsters"}.get(t, "attackers")
+
+
+def _gangsters(counts) -> str:
+    return f"gangsters {gangsters_text(counts)}" if counts.any() else "no gangsters"
 
 
 def _hand_text(hand) -> str:
@@ -690,13 +729,12 @@ def render_board(
     q = int(g["atk_player"])
     if q >= 0:
         t = int(g["atk_slot"])
-        place = "Hideout" if t == C.TGT_HIDEOUT else f"slot {t}"
-        if t < C.NUM_SLOTS and g["biz"][q, t] > 0:
-            place = f"{_business_name(int(g['biz'][q, t]))} (slot {t})"
+        atk = g["atk_g"]
+        power = int(atk[0]) + 2 * int(atk[1]) + 3 * int(atk[2]) + 4 * int(atk[3])
         verb = "Attack being declared" if phase == C.PH_ATTACKERS else "Pending attack"
         lines.append(
-            f"{verb}: {names[active]} -> {names[q]}'s {place} with "
-            f"{gangsters_text(g['atk_g'])}"
+            f"{verb}: {names[active]} -> {names[q]}'s {_place_name(g, q, t)} with "
+            f"{_gangsters(atk)} (power {power})"
         )
     win = int(g["win_kind"])
     if win != C.WIN_NONE:
@@ -707,10 +745,10 @@ def render_board(
             what = "cancel the attack"
             if mode == C.CHAIN_KIDNAP:
                 tq, ts = int(g["chain_tp"]), int(g["chain_ts"])
-                what = f"raid {names[tq]}'s slot {ts}"
+                what = f"raid {names[tq]}'s {_place_name(g, tq, ts)}"
             w += f"; Police by {who} to {what}: {'standing' if g['chain_live'] else 'bribed'}"
         dbs = [
-            f"{names[dq]}'s slot {dt} x{int(g['db'][dq, dt])}"
+            f"{names[dq]}'s {_place_name(g, dq, dt)} x{int(g['db'][dq, dt])}"
             for dq, dt in zip(*np.nonzero(g["db"]), strict=True)
         ]
         if dbs:
@@ -735,14 +773,15 @@ def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -
         return [f"{names[p]}: eliminated (trophies {int(g['trophies'][p])}){tag}"]
     hand_n = int(g["hand"][p].sum())
     out = [
-        f"{names[p]}: money {int(g['money'][p])} | hand {hand_n} cards | trophies "
-        f"{int(g['trophies'][p])} | kills {int(g['kills'][p])}{tag}"
+        f"{names[p]}: money {int(g['money'][p])} | hand {hand_n} card{'' if hand_n == 1 else 's'}"
+        f" | trophies {int(g['trophies'][p])} | kills {int(g['kills'][p])}{tag}"
     ]
     top = int(g["ho_top"][p])
-    cover = f"under the {_business_name(int(g['biz'][p, top]))} (slot {top})" if top >= 0 else (
-        "in the open"
-    )
-    out.append(f"  Hideout {cover}: {gangsters_text(g['ho_g'][p])}")
+    cover = "in the open"
+    if top >= 0:
+        cover = f"under the {_business_name(int(g['biz'][p, top]))} (slot {top})"
+    note = "  [attacked this turn]" if g["attacked"][p, C.PLACE_HIDEOUT] else ""
+    out.append(f"  Hideout {cover}: {_gangsters(g['ho_g'][p])}{note}")
     for t in range(C.NUM_SLOTS):
         inc = int(g["biz"][p, t])
         if inc == 0:
@@ -755,10 +794,10 @@ def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -
         note = f"  [{'; '.join(notes)}]" if notes else ""
         out.append(
             f"  slot {t}: {_business_name(inc)} (income {inc}): "
-            f"{gangsters_text(g['biz_g'][p, t])}{note}"
+            f"{_gangsters(g['biz_g'][p, t])}{note}"
         )
     if g["hidden"][p].any():
-        out.append(f"  hidden: {gangsters_text(g['hidden'][p])}")
+        out.append(f"  hidden {_gangsters(g['hidden'][p])}")
     if p == observer:
         out.append(f"  your hand: {_hand_text(g['hand'][p])}")
     return out

@@ -22,7 +22,7 @@ from .reactions import holds_reaction
 from .observe import OBS_SIZE, observe_batch
 from .rng import seed_to_state
 from .rules import Rules, get_rules, rules_of, rules_row
-from .state import State, allocate, batch_size, check_state, kernel_view
+from .state import State, allocate, batch_size, kernel_view
 from .turn import apply_action, init_game
 
 PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread launch
@@ -62,11 +62,16 @@ def write_outcome(s, i, out):
 
 
 @njit(cache=True)
+def is_legal(s, i, a):
+    return s[i].phase == C.PH_GAME_OVER or (0 <= a < C.NUM_ACTIONS and s[i].mask[a] != 0)
+
+
+@njit(cache=True)
 def step_one(s, i, a, rewards, done, illegal):
     if s[i].phase == C.PH_GAME_OVER:
         done[i] = True
         return
-    if a < 0 or a >= C.NUM_ACTIONS or not s[i].mask[a]:
+    if not is_legal(s, i, a):
         illegal[i] = True
         return
     r = rules_of(s, i)
@@ -79,15 +84,34 @@ def step_one(s, i, a, rewards, done, illegal):
 
 
 @njit(cache=True)
-def _step_serial(s, actions, rewards, done, illegal):
+def first_illegal(s, actions):
+    """Index of the first game whose action is illegal (-1 if none)."""
+    for i in range(actions.shape[0]):
+        if not is_legal(s, i, actions[i]):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _step_serial(s, actions, rewards, done, illegal, strict):
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad
     for i in range(actions.shape[0]):
         step_one(s, i, actions[i], rewards, done, illegal)
+    return -1
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(s, actions, rewards, done, illegal):
+def _step_parallel(s, actions, rewards, done, illegal, strict):
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad
     for i in prange(actions.shape[0]):
         step_one(s, i, actions[i], rewards, done, illegal)
+    return -1
 
 
 @njit(cache=True)
@@ -98,8 +122,14 @@ def init_one(s, i, n):
 
 
 @njit(cache=True, parallel=True)
-def _init_batch(s, nps):
+def _init_parallel(s, nps):
     for i in prange(nps.shape[0]):
+        init_one(s, i, nps[i])
+
+
+@njit(cache=True)
+def _init_serial(s, nps):
+    for i in range(nps.shape[0]):
         init_one(s, i, nps[i])
 
 
@@ -137,22 +167,21 @@ def init(
     s = allocate(n)
     s.rules[:] = rules_row(game_rules)
     s.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
-    _init_batch(kernel_view(s), nps)
+    (_init_parallel if n >= PARALLEL_MIN else _init_serial)(kernel_view(s), nps)
     return s
 
 
 def legal_action_mask(state: State) -> np.ndarray:
     """bool [N, NUM_ACTIONS]: the legal actions of each game's current player (a read-only
     view; all False in a finished game)."""
-    check_state(state)
-    m = state.mask.view(np.bool_)
+    m = kernel_view(state)["mask"].view(np.bool_)
     m.flags.writeable = False
     return m
 
 
 def current_player(state: State) -> np.ndarray:
     """int8 [N]: the seat that must act in each game (-1 once the game is over)."""
-    return state.actor.copy()
+    return kernel_view(state)["actor"].copy()
 
 
 def step(
@@ -165,41 +194,31 @@ def step(
     name, the phase and the legal actions are named). strict=False leaves those games
     unchanged and flags them in `illegal`. Finished games ignore their action.
     """
-    check_state(state)
-    n = batch_size(state)
+    kv = kernel_view(state)
+    n = kv.shape[0]
     acts = np.asarray(actions)
     if acts.shape != (n,):
         raise ValueError(f"actions must have shape ({n},), got {acts.shape}")
-    if not np.issubdtype(acts.dtype, np.integer):
-        raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
-    acts = acts.astype(np.int64, copy=False)
-    if strict:
-        _check_legal(state, acts)
+    if acts.dtype != np.int64:
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+        acts = acts.astype(np.int64)
     rewards = np.zeros((n, C.MAX_PLAYERS), np.float32)
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
     kernel = _step_parallel if n >= PARALLEL_MIN else _step_serial
-    kernel(kernel_view(state), acts, rewards, done, illegal)
+    bad = kernel(kv, acts, rewards, done, illegal, strict)
+    if bad >= 0:
+        from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)
+
+        raise ValueError(describe_illegal(state, bad, int(acts[bad])))
     return rewards, done, illegal
-
-
-def _check_legal(state: State, acts: np.ndarray) -> None:
-    live = state.phase != C.PH_GAME_OVER
-    in_range = (acts >= 0) & (acts < C.NUM_ACTIONS)
-    legal = state.mask.view(np.bool_)[np.arange(len(acts)), np.clip(acts, 0, C.NUM_ACTIONS - 1)]
-    ok = ~live | (in_range & legal)
-    if ok.all():
-        return
-    from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)
-
-    i = int(np.flatnonzero(~ok)[0])
-    raise ValueError(describe_illegal(state, i, int(acts[i])))
 
 
 def observe(state: State, seats: np.ndarray | int | None = None) -> np.ndarray:
     """float32 [N, OBS_SIZE]: what `seats` (default: each game's current player; seat 0 in
     a finished game) see. Never shows another hand or the order of the draw pile."""
-    check_state(state)
+    kv = kernel_view(state)
     n = batch_size(state)
     if seats is None:
         seat_arr = np.where(state.actor >= 0, state.actor, 0).astype(np.int64)
@@ -208,7 +227,7 @@ def observe(state: State, seats: np.ndarray | int | None = None) -> np.ndarray:
         if ((seat_arr < 0) | (seat_arr >= state.num_players)).any():
             raise ValueError("observe: every seat must be in 0..num_players-1")
     out = np.empty((n, OBS_SIZE), np.float32)
-    observe_batch(kernel_view(state), np.ascontiguousarray(seat_arr), out)
+    observe_batch(kv, np.ascontiguousarray(seat_arr), out)
     return out
 
 

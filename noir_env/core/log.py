@@ -216,7 +216,9 @@ class GameLog:
             return f"{self._p(p)} leaves a {power}-gangster on {frm}"
         if dst == C.PLACE_ASIDE:
             return f"{self._p(p)} takes a {power}-gangster from {frm} and hides it"
-        return f"{self._p(p)} moves a {power}-gangster from {frm} to {self._own_place(p, dst, True)}"
+        return (
+            f"{self._p(p)} moves a {power}-gangster from {frm} to {self._own_place(p, dst, True)}"
+        )
 
     def _move_discard(self, p, left, *_):
         return f"{self._p(p)} discards {_plural(left, 'hidden gangster')} that fit nowhere"
@@ -232,19 +234,19 @@ class GameLog:
 
     def _attack_text(self, attack: int) -> str:
         counts = self._attackers
-        if counts is not None and counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3] == (
-            attack
-        ):
-            return gangsters_text(counts)
-        return f"power {attack}"
+        if counts is None:
+            return f"power {attack}"
+        power = counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3]
+        return gangsters_text(counts) if power == attack else f"power {attack}"
 
     def _combat(self, p, q, t, attack, defense, casualties, result, *_):
         killed, lost = casualties % 16, casualties // 16
         destroyed, stolen = result % 2, result // 2
         where = self._target(q, t)
         parts = [
-            "no defender dies" if killed == 0 else f"{_plural(killed, 'defender')} "
-            + ("dies" if killed == 1 else "die"),
+            "no defender dies"
+            if killed == 0
+            else f"{_plural(killed, 'defender')} " + ("dies" if killed == 1 else "die"),
         ]
         if lost:
             parts.append(f"{_plural(lost, 'attacker')} " + ("dies" if lost == 1 else "die"))
@@ -256,8 +258,8 @@ class GameLog:
             inc = self._income(q, top) if top >= 0 else 0
             name = C.BUSINESS_NAMES[inc - 1] if inc > 0 else ""
         if destroyed:
-            parts.append(f"the {name} is destroyed" if t < _PLACE_SLOTS or not name else (
-                f"the {name} on top is destroyed"))
+            on_top = "" if t < _PLACE_SLOTS else " on top"
+            parts.append(f"the {name}{on_top} is destroyed")
             parts.append(f"{_coins(stolen)} stolen" if stolen else "nothing to steal")
         elif t < _PLACE_SLOTS:
             parts.append(f"the {name} stands")
@@ -338,13 +340,17 @@ class GameLog:
         s = f"{self._p(x)}'s Police raids {self._target(q, t)}: "
         if moved == 0:
             return s + "nobody is there"
-        return s + f"{_plural(moved, 'gangster')} go" + ("es" if moved == 1 else "") + " into hiding"
+        return (
+            s + f"{_plural(moved, 'gangster')} go" + ("es" if moved == 1 else "") + " into hiding"
+        )
 
     def _driveby(self, q, t, damage, dead, destroyed, inc, *_):
         name = C.BUSINESS_NAMES[inc - 1] if 1 <= inc <= 4 else self._business(q, t)
         s = f"Drive-by on {self._p(q)}'s {name}: {damage} damage, "
-        s += "no gangster dies" if dead == 0 else (
-            f"{_plural(dead, 'gangster')} " + ("dies" if dead == 1 else "die")
+        s += (
+            "no gangster dies"
+            if dead == 0
+            else (f"{_plural(dead, 'gangster')} " + ("dies" if dead == 1 else "die"))
         )
         s += f", the {name} is destroyed" if destroyed else f", the {name} stands"
         return s

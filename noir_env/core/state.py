@@ -99,10 +99,20 @@ def allocate(n: int) -> State:
     return np.zeros(n, GAME_DTYPE).view(np.recarray)
 
 
+_CHECKED_DTYPES = [GAME_DTYPE]  # dtype objects already found equal to GAME_DTYPE (kept alive)
+
+
 def kernel_view(state: State) -> np.ndarray:
     """What the kernels take: a plain ndarray view (recarray arguments dispatch slowly in
-    numba); with NUMBA_DISABLE_JIT=1 the recarray itself, whose records have attributes."""
-    return state if numba.config.DISABLE_JIT else state.view(np.ndarray)
+    numba); with NUMBA_DISABLE_JIT=1 the recarray itself, whose records have attributes.
+    Raises ValueError if `state` is not a batch of NOIR games."""
+    if not isinstance(state, np.ndarray):
+        check_state(state)
+    v = np.ndarray.view(state, np.ndarray)
+    if v.ndim != 1 or not any(v.dtype is d for d in _CHECKED_DTYPES):
+        check_state(v)  # `is` first: comparing structured dtypes costs microseconds
+        _CHECKED_DTYPES.append(v.dtype)
+    return v.view(np.recarray) if numba.config.DISABLE_JIT else v
 
 
 def check_state(state) -> None:
