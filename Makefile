@@ -21,7 +21,7 @@ $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(STAMP_DEV)
-	$(BIN)/python -m noir_env.demo
+	$(BIN)/python -m train.demo
 
 test: $(STAMP_DEV)
 	$(BIN)/python -m pytest

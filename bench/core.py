@@ -92,16 +92,24 @@ def main() -> None:
         for n in SIZES:
             sps, gps = loop(n, args.seconds)
             rows.append({"loop": loop_name, "N": n, "agent_steps_per_s": sps, "games_per_s": gps})
-            print(f"{loop_name:9s} N={n:5d}  {sps:>13,.0f} agent-steps/s  {gps:>10,.1f} games/s",
-                  flush=True)
+            print(
+                f"{loop_name:9s} N={n:5d}  {sps:>13,.0f} agent-steps/s  {gps:>10,.1f} games/s",
+                flush=True,
+            )
     print()
     print("| loop | N | agent-steps/s | games/s |")
     print("|---|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['loop']} | {r['N']} | {r['agent_steps_per_s']:,.0f} | {r['games_per_s']:,.1f} |")
+        print(
+            f"| {r['loop']} | {r['N']} | {r['agent_steps_per_s']:,.0f} | {r['games_per_s']:,.1f} |"
+        )
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version()}
+    meta = {
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+    }
     (out / "core.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
 
 

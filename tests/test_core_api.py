@@ -179,8 +179,11 @@ def test_hand_written_position_loads_with_defaults():
         "phase": "attack",
         "active": 0,
         "players": [
-            {"money": 5, "hideout": {"gangsters": [3], "covered_by": 0},
-             "businesses": [{"slot": 0, "income": 3, "gangsters": [1, 2]}]},
+            {
+                "money": 5,
+                "hideout": {"gangsters": [3], "covered_by": 0},
+                "businesses": [{"slot": 0, "income": 3, "gangsters": [1, 2]}],
+            },
             {"money": 4, "businesses": [{"income": 4, "gangsters": [4]}]},
             {"money": 3},
         ],
@@ -198,8 +201,10 @@ def test_hand_written_position_loads_with_defaults():
         ({"phase": "siesta"}, "phase: 'siesta' is not one of"),
         ({"bank": 5}, "money is not conserved"),
         ({"players": [{"money": 90}, {}, {}]}, "negative"),
-        ({"players": [{"businesses": [{"income": 1, "gangsters": [2]}]}, {}, {}]},
-         "more gangster power than its income"),
+        (
+            {"players": [{"businesses": [{"income": 1, "gangsters": [2]}]}, {}, {}]},
+            "more gangster power than its income",
+        ),
         ({"players": [{"hand": {"ace": 1}}, {}, {}]}, "unknown card 'ace'"),
         ({"players": [{"hideout": {"covered_by": 5}}, {}, {}]}, "covered by a slot"),
     ],

@@ -65,16 +65,23 @@ SCRIPT = textwrap.dedent(
 
 def test_compiled_kernels_agree_with_plain_python():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                         text=True, check=True, timeout=600).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
     compiled = {}
     for rules in ("noirburg", "noirbrough", "original"):
         s = core.init(3, np.array([3, 4, 6]), rules, seeds=77)
         h = hashlib.sha256()
         for k in range(250):
             m = core.legal_action_mask(s)
-            acts = np.array([np.flatnonzero(r)[(7 * k) % max(r.sum(), 1)] if r.any() else 0
-                             for r in m])
+            acts = np.array(
+                [np.flatnonzero(r)[(7 * k) % max(r.sum(), 1)] if r.any() else 0 for r in m]
+            )
             core.step(s, acts)
             h.update(s.view(np.ndarray).tobytes())
         compiled[rules] = h.hexdigest()

@@ -13,8 +13,9 @@ def redeal_unseen(state, i, seat, rng):
     n = int(g.num_players)
     others = [q for q in range(n) if q != seat]
     sizes = [int(g.hand[q].sum()) for q in others]
-    pool = np.concatenate([np.repeat(np.arange(13), g.hand[q]) for q in others]
-                          + [g.deck[: g.deck_n]])
+    pool = np.concatenate(
+        [np.repeat(np.arange(13), g.hand[q]) for q in others] + [g.deck[: g.deck_n]]
+    )
     pool = rng.permutation(pool)
     k = 0
     for q, size in zip(others, sizes, strict=True):

@@ -54,8 +54,10 @@ def test_invariants_hold_through_the_python_api(seed, players, rules, policy_see
         (lambda g: g.money.__setitem__(0, g.money[0] + 1), "money is not conserved"),
         (lambda g: g.hand.__setitem__((1, 0), g.hand[1, 0] + 1), "cards are not conserved"),
         (lambda g: g.hand.__setitem__((1, 0), -1), "negative"),
-        (lambda g: (g.biz.__setitem__((0, 0), 1), g.biz_g.__setitem__((0, 0, 1), 1)),
-         "cards are not conserved"),
+        (
+            lambda g: (g.biz.__setitem__((0, 0), 1), g.biz_g.__setitem__((0, 0, 1), 1)),
+            "cards are not conserved",
+        ),
     ],
 )
 def test_the_checker_catches_broken_states(corrupt, message):

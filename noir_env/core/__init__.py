@@ -11,7 +11,21 @@ from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take
 
 __all__ = [
-    "NOIRBROUGH", "NOIRBURG", "ORIGINAL", "PRESETS", "Rules", "State", "batch_size", "clone",
-    "concat", "current_player", "get_rules", "init", "legal_action_mask", "observe", "refresh",
-    "step", "take",
+    "NOIRBROUGH",
+    "NOIRBURG",
+    "ORIGINAL",
+    "PRESETS",
+    "Rules",
+    "State",
+    "batch_size",
+    "clone",
+    "concat",
+    "current_player",
+    "get_rules",
+    "init",
+    "legal_action_mask",
+    "observe",
+    "refresh",
+    "step",
+    "take",
 ]

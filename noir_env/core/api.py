@@ -18,8 +18,8 @@ from numba import njit, prange
 
 from . import constants as C
 from .mask import fill_mask
-from .reactions import holds_reaction
 from .observe import OBS_SIZE, observe_batch
+from .reactions import holds_reaction
 from .rng import seed_to_state
 from .rules import Rules, get_rules, rules_of, rules_row
 from .state import State, allocate, batch_size, kernel_view

@@ -78,8 +78,9 @@ def business_combat(s, r, i, p, q, t):
     if destroyed:
         remove_business(s, i, q, t)
         stolen = transfer(s, r, i, q, p, inc)  # R3.4: min(income, defender's money)
-    log_event(s, i, C.EV_COMBAT, p, q, t, attack, defense, killed + 16 * lost,
-              int(destroyed) + 2 * stolen)
+    log_event(
+        s, i, C.EV_COMBAT, p, q, t, attack, defense, killed + 16 * lost, int(destroyed) + 2 * stolen
+    )
     return destroyed
 
 
@@ -111,8 +112,18 @@ def stack_combat(s, r, i, p, q):
     if destroyed:
         remove_business(s, i, q, top)
         stolen = transfer(s, r, i, q, p, inc)
-    log_event(s, i, C.EV_COMBAT, p, q, C.TGT_HIDEOUT, attack, C.HIDEOUT_DEFENSE + defense,
-              killed + 16 * lost, int(destroyed) + 2 * stolen)
+    log_event(
+        s,
+        i,
+        C.EV_COMBAT,
+        p,
+        q,
+        C.TGT_HIDEOUT,
+        attack,
+        C.HIDEOUT_DEFENSE + defense,
+        killed + 16 * lost,
+        int(destroyed) + 2 * stolen,
+    )
 
 
 @njit(cache=True)

@@ -52,9 +52,7 @@ def business_value(s, i, p):
 @njit(cache=True)
 def score(s, r, i, p):
     """R6.4: trophy points + table value + money."""
-    return (
-        np.int32(s[i].trophies[p]) * r.trophy_points + table_value(s, i, p) + s[i].money[p]
-    )
+    return np.int32(s[i].trophies[p]) * r.trophy_points + table_value(s, i, p) + s[i].money[p]
 
 
 @njit(cache=True)

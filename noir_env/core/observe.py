@@ -14,25 +14,62 @@ P = C.MAX_PLAYERS
 
 # --- layout: (name, size) in order; offsets are module constants the kernel compiles in ----
 SLOT_FEATURES = [
-    "income", "gangsters_1", "gangsters_2", "gangsters_3", "gangsters_4", "covers_hideout",
-    "attacked_this_turn", "attack_target", "police_target", "drivebys", "turncoat_target",
+    "income",
+    "gangsters_1",
+    "gangsters_2",
+    "gangsters_3",
+    "gangsters_4",
+    "covers_hideout",
+    "attacked_this_turn",
+    "attack_target",
+    "police_target",
+    "drivebys",
+    "turncoat_target",
 ]
 SF = len(SLOT_FEATURES)
 SEAT_FIELDS = [
-    ("present", 1), ("alive", 1), ("money", 1), ("hand_size", 1), ("trophies", 1),
-    ("kills", 1), ("hideout_gangsters", 4), ("hideout_open", 1), ("hideout_attacked", 1),
-    ("hideout_attack_target", 1), ("hidden", 4), ("turncoat_target_hidden", 1),
-    ("turncoat_target_attack", 1), ("businesses", S * SF),
+    ("present", 1),
+    ("alive", 1),
+    ("money", 1),
+    ("hand_size", 1),
+    ("trophies", 1),
+    ("kills", 1),
+    ("hideout_gangsters", 4),
+    ("hideout_open", 1),
+    ("hideout_attacked", 1),
+    ("hideout_attack_target", 1),
+    ("hidden", 4),
+    ("turncoat_target_hidden", 1),
+    ("turncoat_target_attack", 1),
+    ("businesses", S * SF),
 ]
 GLOBAL_FIELDS = [
-    ("phase", C.NUM_PHASES), ("actor", P), ("active", P), ("num_players", 4),
-    ("first_round", 1), ("turn_no", 1), ("bank", 1), ("deck", 1),
-    ("discard_pile", C.NUM_CARD_TYPES), ("removed", C.NUM_CARD_TYPES),
-    ("countdown_on", 1), ("countdown_tokens", 1), ("countdown_holder", P),
-    ("hand", C.NUM_CARD_TYPES), ("step_count", 1), ("selected_power", 4),
-    ("reaction_kind", 6), ("attack_pending", 1), ("attack_target_seat", P),
-    ("attack_on_hideout", 1), ("attackers", 4), ("window", 4), ("window_owner", P),
-    ("police_mode", 3), ("police_standing", 1), ("police_player", P),
+    ("phase", C.NUM_PHASES),
+    ("actor", P),
+    ("active", P),
+    ("num_players", 4),
+    ("first_round", 1),
+    ("turn_no", 1),
+    ("bank", 1),
+    ("deck", 1),
+    ("discard_pile", C.NUM_CARD_TYPES),
+    ("removed", C.NUM_CARD_TYPES),
+    ("countdown_on", 1),
+    ("countdown_tokens", 1),
+    ("countdown_holder", P),
+    ("hand", C.NUM_CARD_TYPES),
+    ("step_count", 1),
+    ("selected_power", 4),
+    ("reaction_kind", 6),
+    ("attack_pending", 1),
+    ("attack_target_seat", P),
+    ("attack_on_hideout", 1),
+    ("attackers", 4),
+    ("window", 4),
+    ("window_owner", P),
+    ("police_mode", 3),
+    ("police_standing", 1),
+    ("police_player", P),
     ("move_locked", C.NUM_PLACES * 4),
 ]
 
@@ -55,21 +92,41 @@ O_PHASE, O_ACTOR, O_ACTIVE, O_NP = _g["phase"], _g["actor"], _g["active"], _g["n
 O_FIRST, O_TURN, O_BANK, O_DECK = _g["first_round"], _g["turn_no"], _g["bank"], _g["deck"]
 O_DISCARD, O_REMOVED = _g["discard_pile"], _g["removed"]
 O_CD_ON, O_CD_TOK, O_CD_HOLD = _g["countdown_on"], _g["countdown_tokens"], _g["countdown_holder"]
-O_HAND, O_COUNT, O_SELPOW, O_RTKIND = _g["hand"], _g["step_count"], _g["selected_power"], _g[
-    "reaction_kind"]
-O_ATK, O_ATK_SEAT, O_ATK_HO, O_ATK_G = _g["attack_pending"], _g["attack_target_seat"], _g[
-    "attack_on_hideout"], _g["attackers"]
+O_HAND, O_COUNT, O_SELPOW, O_RTKIND = (
+    _g["hand"],
+    _g["step_count"],
+    _g["selected_power"],
+    _g["reaction_kind"],
+)
+O_ATK, O_ATK_SEAT, O_ATK_HO, O_ATK_G = (
+    _g["attack_pending"],
+    _g["attack_target_seat"],
+    _g["attack_on_hideout"],
+    _g["attackers"],
+)
 O_WIN, O_WIN_OWNER = _g["window"], _g["window_owner"]
-O_POL_MODE, O_POL_LIVE, O_POL_PLAYER = _g["police_mode"], _g["police_standing"], _g[
-    "police_player"]
+O_POL_MODE, O_POL_LIVE, O_POL_PLAYER = _g["police_mode"], _g["police_standing"], _g["police_player"]
 O_LOCK = _g["move_locked"]
 S_PRESENT, S_ALIVE, S_MONEY, S_HAND, S_TROPH, S_KILLS = (
-    _s["present"], _s["alive"], _s["money"], _s["hand_size"], _s["trophies"], _s["kills"])
+    _s["present"],
+    _s["alive"],
+    _s["money"],
+    _s["hand_size"],
+    _s["trophies"],
+    _s["kills"],
+)
 S_HO_G, S_HO_OPEN, S_HO_ATT, S_HO_TGT = (
-    _s["hideout_gangsters"], _s["hideout_open"], _s["hideout_attacked"],
-    _s["hideout_attack_target"])
+    _s["hideout_gangsters"],
+    _s["hideout_open"],
+    _s["hideout_attacked"],
+    _s["hideout_attack_target"],
+)
 S_HIDDEN, S_TC_HIDDEN, S_TC_ATK, S_BIZ = (
-    _s["hidden"], _s["turncoat_target_hidden"], _s["turncoat_target_attack"], _s["businesses"])
+    _s["hidden"],
+    _s["turncoat_target_hidden"],
+    _s["turncoat_target_attack"],
+    _s["businesses"],
+)
 
 
 @njit(cache=True)
@@ -181,6 +238,3 @@ def observe_batch(s, seats, out):
     """out[i] = observation of game i as seen by seats[i]."""
     for i in range(out.shape[0]):
         write_observation(s, i, seats[i], out[i])
-
-
-

@@ -239,8 +239,9 @@ def resolve_window(s, r, i):
     if s[i].chain_mode != C.CHAIN_NONE and s[i].chain_live:
         if s[i].chain_mode == C.CHAIN_CANCEL:
             cancelled = True
-            log_event(s, i, C.EV_CANCELLED, s[i].chain_player, s[i].active, s[i].atk_player,
-                      s[i].atk_slot)
+            log_event(
+                s, i, C.EV_CANCELLED, s[i].chain_player, s[i].active, s[i].atk_player, s[i].atk_slot
+            )
             hide_attackers(s, i, s[i].active)
         else:
             q = s[i].chain_tp

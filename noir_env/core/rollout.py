@@ -80,7 +80,10 @@ class PlayoutResult:
 
 
 def random_playout(
-    state: State, seed: int = 0, max_steps: int = 100_000, check: bool = False,
+    state: State,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    check: bool = False,
     parallel: bool = True,
 ) -> PlayoutResult:
     """Play every game of `state` (in place) with uniformly random legal actions until it

@@ -15,8 +15,11 @@ from numba import njit
 
 from . import constants as C
 
-_BANK_TRIGGERS = {"off": C.BANK_TRIGGER_OFF, "short": C.BANK_TRIGGER_SHORT,
-                  "empty": C.BANK_TRIGGER_EMPTY}
+_BANK_TRIGGERS = {
+    "off": C.BANK_TRIGGER_OFF,
+    "short": C.BANK_TRIGGER_SHORT,
+    "empty": C.BANK_TRIGGER_EMPTY,
+}
 _POKER_BOXED = {"never": 0, "after_countdown": 1, "always": 2}
 _STEP_ORDERS = ("noirburg", "prep_first")
 _HIDEOUT_ATTACKS = ("breach", "raze_first")
@@ -194,7 +197,11 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
 
 # --- rules stored in the state: one int16 row per game -------------------------------------
 RULE_FIELDS = [f for f in RulesK._fields if f != "money_thr"] + [
-    "money_thr_3", "money_thr_4", "money_thr_5", "money_thr_6"]
+    "money_thr_3",
+    "money_thr_4",
+    "money_thr_5",
+    "money_thr_6",
+]
 NUM_RULE_FIELDS = len(RULE_FIELDS)
 
 
@@ -215,10 +222,27 @@ def rules_of(s, i):
     """Game i's rules as a RulesK (built from its row of `s.rules`)."""
     a = s[i].rules
     return RulesK(
-        np.int64(a[0]), np.int64(a[1]), np.int64(a[2]), np.int64(a[3]), np.int64(a[4]),
-        np.int64(a[5]), np.int64(a[6]), np.int64(a[7]), np.int64(a[8]), np.int64(a[9]),
-        np.int64(a[10]), np.int64(a[11]), np.int64(a[12]),
+        np.int64(a[0]),
+        np.int64(a[1]),
+        np.int64(a[2]),
+        np.int64(a[3]),
+        np.int64(a[4]),
+        np.int64(a[5]),
+        np.int64(a[6]),
+        np.int64(a[7]),
+        np.int64(a[8]),
+        np.int64(a[9]),
+        np.int64(a[10]),
+        np.int64(a[11]),
+        np.int64(a[12]),
         (np.int64(a[22]), np.int64(a[23]), np.int64(a[24]), np.int64(a[25])),
-        np.int64(a[13]), np.int64(a[14]), np.int64(a[15]), np.int64(a[16]), np.int64(a[17]),
-        np.int64(a[18]), np.int64(a[19]), np.int64(a[20]), np.int64(a[21]),
+        np.int64(a[13]),
+        np.int64(a[14]),
+        np.int64(a[15]),
+        np.int64(a[16]),
+        np.int64(a[17]),
+        np.int64(a[18]),
+        np.int64(a[19]),
+        np.int64(a[20]),
+        np.int64(a[21]),
     )

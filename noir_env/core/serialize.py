@@ -20,8 +20,7 @@ from .validate import game_problems
 
 FORMAT = "noir-state/1"
 PHASES = [p.name for p in sorted(C.Phase)]
-STEPS = ["tribute", "move_gangsters", "attack", "deploy", "move_hideout", "discard", "draw",
-         "end"]
+STEPS = ["tribute", "move_gangsters", "attack", "deploy", "move_hideout", "discard", "draw", "end"]
 PLAYS = C.PLAY_NAMES
 CHAINS = ["none", "cancel_attack", "kidnap"]
 
@@ -79,22 +78,25 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
     n = int(g.num_players)
     players = []
     for q in range(n):
-        players.append({
-            "alive": bool(g.alive[q]),
-            "money": int(g.money[q]),
-            "hand": _cards(g.hand[q]),
-            "hideout": {
-                "gangsters": _powers(g.ho_g[q]),
-                "covered_by": None if g.ho_top[q] < 0 else int(g.ho_top[q]),
-            },
-            "businesses": [
-                {"slot": t, "income": int(g.biz[q, t]), "gangsters": _powers(g.biz_g[q, t])}
-                for t in range(C.NUM_SLOTS) if g.biz[q, t]
-            ],
-            "hidden": _powers(g.hidden[q]),
-            "trophies": int(g.trophies[q]),
-            "kills": int(g.kills[q]),
-        })
+        players.append(
+            {
+                "alive": bool(g.alive[q]),
+                "money": int(g.money[q]),
+                "hand": _cards(g.hand[q]),
+                "hideout": {
+                    "gangsters": _powers(g.ho_g[q]),
+                    "covered_by": None if g.ho_top[q] < 0 else int(g.ho_top[q]),
+                },
+                "businesses": [
+                    {"slot": t, "income": int(g.biz[q, t]), "gangsters": _powers(g.biz_g[q, t])}
+                    for t in range(C.NUM_SLOTS)
+                    if g.biz[q, t]
+                ],
+                "hidden": _powers(g.hidden[q]),
+                "trophies": int(g.trophies[q]),
+                "kills": int(g.kills[q]),
+            }
+        )
     return {
         "format": FORMAT,
         "rules": rules_from_row(g.rules),
@@ -111,27 +113,54 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
         "discard": _cards(g.discard),
         "removed": _cards(g.removed),
         "players": players,
-        "attacked": [[q, _slot_name(t)] for q in range(n) for t in range(C.NUM_PLACES)
-                     if g.attacked[q, t]],
-        "move_locked": [[_slot_name(p), pw + 1, int(g.lock[p, pw])]
-                        for p in range(C.NUM_PLACES) for pw in range(4) if g.lock[p, pw]],
+        "attacked": [
+            [q, _slot_name(t)] for q in range(n) for t in range(C.NUM_PLACES) if g.attacked[q, t]
+        ],
+        "move_locked": [
+            [_slot_name(p), pw + 1, int(g.lock[p, pw])]
+            for p in range(C.NUM_PLACES)
+            for pw in range(4)
+            if g.lock[p, pw]
+        ],
         "selection": [int(g.sel_a), int(g.sel_b)],
-        "attack": None if g.atk_player < 0 else {
-            "target": int(g.atk_player), "at": _slot_name(g.atk_slot),
-            "attackers": _powers(g.atk_g)},
-        "window": None if g.win_kind == C.WIN_NONE else {
-            "kind": C.WINDOW_NAMES[g.win_kind], "owner": int(g.win_owner),
-            "passes_left": int(g.win_left), "return_phase": PHASES[g.win_ret]},
-        "police": None if g.chain_mode == C.CHAIN_NONE else {
-            "mode": CHAINS[g.chain_mode], "standing": bool(g.chain_live),
-            "player": int(g.chain_player), "target": int(g.chain_tp), "slot": int(g.chain_ts)},
-        "drivebys": [[q, t, int(g.db[q, t])] for q in range(n) for t in range(C.NUM_SLOTS)
-                     if g.db[q, t]],
+        "attack": None
+        if g.atk_player < 0
+        else {
+            "target": int(g.atk_player),
+            "at": _slot_name(g.atk_slot),
+            "attackers": _powers(g.atk_g),
+        },
+        "window": None
+        if g.win_kind == C.WIN_NONE
+        else {
+            "kind": C.WINDOW_NAMES[g.win_kind],
+            "owner": int(g.win_owner),
+            "passes_left": int(g.win_left),
+            "return_phase": PHASES[g.win_ret],
+        },
+        "police": None
+        if g.chain_mode == C.CHAIN_NONE
+        else {
+            "mode": CHAINS[g.chain_mode],
+            "standing": bool(g.chain_live),
+            "player": int(g.chain_player),
+            "target": int(g.chain_tp),
+            "slot": int(g.chain_ts),
+        },
+        "drivebys": [
+            [q, t, int(g.db[q, t])] for q in range(n) for t in range(C.NUM_SLOTS) if g.db[q, t]
+        ],
         "reaction": {"kind": PLAYS[g.rt_kind], "return_phase": PHASES[g.rt_ret]},
-        "countdown": {"started": bool(g.cd_on), "holder": int(g.cd_holder),
-                      "tokens": int(g.cd_tokens), "turn": int(g.cd_turn)},
-        "result": {"winners": [q for q in range(n) if g.winners[q]],
-                   "reason": C.WIN_REASONS[g.win_reason]},
+        "countdown": {
+            "started": bool(g.cd_on),
+            "holder": int(g.cd_holder),
+            "tokens": int(g.cd_tokens),
+            "turn": int(g.cd_turn),
+        },
+        "result": {
+            "winners": [q for q in range(n) if g.winners[q]],
+            "reason": C.WIN_REASONS[g.win_reason],
+        },
         "rng": f"0x{int(g.rng):016x}",
         "steps": int(g.steps),
         "log": {"n": int(g.log_n), "events": g.log.tolist()},
@@ -214,8 +243,7 @@ def _load_turn(g, d: dict, n: int) -> None:
     step = d.get("step", _default_step(int(g.phase)))
     g.step_idx = -1 if step is None else _step_index(g, step)
     g.count = int(d.get("count", 0))
-    g.bank = int(d.get("bank", 20 + 10 * n - sum(int(p.get("money", 0))
-                                                    for p in d["players"])))
+    g.bank = int(d.get("bank", 20 + 10 * n - sum(int(p.get("money", 0)) for p in d["players"])))
     for q, t in d.get("attacked", []):
         g.attacked[q, _slot_id(t, "attacked")] = 1
     for p, pw, k in d.get("move_locked", []):
@@ -267,16 +295,25 @@ def _load_turn(g, d: dict, n: int) -> None:
 
 def _default_step(phase: int) -> str | None:
     return {
-        C.PH_MOVE: "move_gangsters", C.PH_MOVE_TO: "move_gangsters", C.PH_ATTACK: "attack",
-        C.PH_ATTACKERS: "attack", C.PH_DEPLOY: "deploy", C.PH_DEPLOY_TO: "deploy",
-        C.PH_MOVE_HIDEOUT: "move_hideout", C.PH_DISCARD: "discard", C.PH_DRAW: "draw",
+        C.PH_MOVE: "move_gangsters",
+        C.PH_MOVE_TO: "move_gangsters",
+        C.PH_ATTACK: "attack",
+        C.PH_ATTACKERS: "attack",
+        C.PH_DEPLOY: "deploy",
+        C.PH_DEPLOY_TO: "deploy",
+        C.PH_MOVE_HIDEOUT: "move_hideout",
+        C.PH_DISCARD: "discard",
+        C.PH_DRAW: "draw",
         C.PH_WINDOW: "end",
     }.get(phase)
 
 
 def _step_order(g) -> np.ndarray:
-    return C.STEP_ORDER_PREP_FIRST if g.rules[RULE_FIELDS.index("prep_first")] else (
-        C.STEP_ORDER_NOIRBURG)
+    return (
+        C.STEP_ORDER_PREP_FIRST
+        if g.rules[RULE_FIELDS.index("prep_first")]
+        else (C.STEP_ORDER_NOIRBURG)
+    )
 
 
 def _step_index(g, step: str) -> int:
@@ -303,7 +340,8 @@ def _load_cards(g, d: dict, n: int) -> None:
     if (missing < 0).any():
         raise ValueError("the position holds more cards of some type than the deck has")
     cards = np.random.default_rng(int(g.rng)).permutation(
-        np.repeat(np.arange(C.NUM_CARD_TYPES), missing))
+        np.repeat(np.arange(C.NUM_CARD_TYPES), missing)
+    )
     g.deck[: len(cards)] = cards
     g.deck_n = len(cards)
 
@@ -312,5 +350,5 @@ def _placed(g) -> np.ndarray:
     n = g.discard.astype(np.int64) + g.removed + g.hand.sum(axis=0)
     for inc in range(1, 5):
         n[C.B1 + inc - 1] += int((g.biz == inc).sum())
-    n[: 4] += g.biz_g.sum(axis=(0, 1)) + g.ho_g.sum(axis=0) + g.hidden.sum(axis=0) + g.atk_g
+    n[:4] += g.biz_g.sum(axis=(0, 1)) + g.ho_g.sum(axis=0) + g.hidden.sum(axis=0) + g.atk_g
     return n

@@ -304,8 +304,7 @@ def confirm_attack(s, r, i):
     """R3.1: the attack is declared; a reaction window opens before it resolves (R5.2a)."""
     p = s[i].active
     a = s[i].atk_g
-    log_event(s, i, C.EV_DECLARE, p, s[i].atk_player, s[i].atk_slot, a[0], a[1],
-              a[2] + 16 * a[3])
+    log_event(s, i, C.EV_DECLARE, p, s[i].atk_player, s[i].atk_slot, a[0], a[1], a[2] + 16 * a[3])
     if r.attack_window:
         open_window(s, i, C.WIN_ATTACK, p, C.PH_ATTACK)
     else:

@@ -11,8 +11,9 @@ from numba import njit
 from . import constants as C
 from .state import State, kernel_view
 
-OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP, OUT_HOLDS = (
-    range(9))
+OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP, OUT_HOLDS = range(
+    9
+)
 MESSAGES = {
     BAD_PLAYERS: "num_players is not in 3..6",
     NEGATIVE: "a count is negative (cards, money, gangsters, deck size) or a card id is unknown",
