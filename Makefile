@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_DEV := $(VENV)/.dev-installed
 STAMP_TRAIN := $(VENV)/.train-installed
+STAMP_BENCH := $(VENV)/.bench-installed
 
 .PHONY: demo test lint bench clean
 
@@ -14,6 +15,10 @@ $(BIN)/python:
 
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[dev]"
+	touch $@
+
+$(STAMP_BENCH): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[dev,bench]"
 	touch $@
 
 $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
@@ -29,8 +34,9 @@ test: $(STAMP_DEV)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(STAMP_DEV)
+bench: $(STAMP_BENCH)
 	$(BIN)/python bench/core.py
+	$(BIN)/python bench/aec.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -199,26 +199,22 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces as gym_spaces
 from gymnasium.utils import EzPickle
-from numba import njit
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import core
 from . import spaces as noir_spaces
 from .core import constants as C
-from .core.api import init_one, step_one
-from .core.countdown import score as _core_score
+from .core.api import step_one
 from .core.log import GameLog, gangsters_text
 from .core.observe import observe_batch
-from .core.rng import seed_to_state
-from .core.rules import PRESETS, Rules, get_rules, rules_of, rules_row
-from .core.state import allocate, check_state, kernel_view
+from .core.rules import PRESETS, Rules, get_rules
+from .core.state import check_state, kernel_view
 
 __all__ = [
     "Frame",
     "env",
     "load_history",
-    "new_game",
     "print_replay",
     "raw_env",
     "render_board",
@@ -242,25 +238,6 @@ def env(**kwargs) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
-
-
-def new_game(num_players: int, rules: Rules, seed: int):
-    """`core.init(1, num_players, rules, seeds=seed)`, dealt by the core's serial per-game
-    kernel: the batched init launches numba's thread pool, which costs up to milliseconds
-    per call on a busy machine. tests/test_aec.py checks that both deal the same game."""
-    s = allocate(1)
-    s.rules[:] = rules_row(rules)
-    s.rng[:] = seed_to_state(seed)
-    init_one(kernel_view(s), 0, num_players)
-    return s
-
-
-@njit(cache=True)
-def _final_scores(s, i, out):
-    """out[q] = R6.4 score of seat q (through the core's `score`)."""
-    r = rules_of(s, i)
-    for q in range(s[i].num_players):
-        out[q] = _core_score(s, r, i, q)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -315,8 +292,6 @@ class raw_env(AECEnv, EzPickle):
         self._rew_buf = np.zeros((1, C.MAX_PLAYERS), np.float32)
         self._done_buf = np.zeros(1, np.bool_)
         self._ill_buf = np.zeros(1, np.bool_)
-        self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
-        self._zero_mask.flags.writeable = False
         self._state = None
         self._sel: str | None = None
         self._last_sel = self.possible_agents[0]
@@ -332,8 +307,10 @@ class raw_env(AECEnv, EzPickle):
     # --- the core state -----------------------------------------------------------------
     @property
     def state(self):
-        """The core state (`noir_env.core.State`, a batch of one game). Editable in place;
-        call `noir_env.core.refresh(state)` after editing."""
+        """The core state (`noir_env.core.State`, a batch of one game). Edit it in place
+        and call `noir_env.core.refresh(state)`, or better `env.unwrapped.refresh()`, which
+        also updates infos and the game log; the same after assigning another state. An
+        edited game is no longer reproduced by `history`."""
         return self._state
 
     @state.setter
@@ -355,10 +332,18 @@ class raw_env(AECEnv, EzPickle):
         self._f = {name: k[name][0] for name in _INFO_FIELDS}  # views of one game's fields
         self._f1 = {name: k[name] for name in _INFO_SCALARS}  # [1]-arrays of scalar fields
 
+    @property
+    def game_log(self) -> list[str]:
+        """The game so far, one sentence per event (public information only)."""
+        if self._log.pending():
+            self._game_log += self._log.render()
+        return self._game_log
+
     def refresh(self) -> None:
         """After editing `state` by hand: recompute the legal actions and the infos, and
         continue the game log from the edited position."""
         core.refresh(self._state)
+        self._game_log += self._log.render()  # what was collected before the edit
         self._log.sync(self._k, 0)
         self._update_infos()
 
@@ -394,7 +379,7 @@ class raw_env(AECEnv, EzPickle):
             seed = int(seed)
             self._seed_rng = np.random.default_rng(seed % 2**64)
         self.game_seed = seed
-        self.state = new_game(self.num_players, self.rules, seed)
+        self.state = core.init(1, self.num_players, self.rules, seeds=[seed])
         self.history = {
             "env": self.metadata["name"],
             "num_players": self.num_players,
@@ -420,8 +405,9 @@ class raw_env(AECEnv, EzPickle):
         self._ill_buf[:] = False
         self._log = GameLog(self.possible_agents)
         self._log.sync(self._k, 0)
-        self._log.seen = 0
-        self.game_log: list[str] = self._log.read(self._k, 0)
+        self._log.seen = 0  # the deal's events (nothing on the table before them)
+        self._game_log: list[str] = []
+        self._log.collect(self._k, 0)
         self._log.eliminated.clear()
         self._printed = 0
         self._update_infos()
@@ -470,7 +456,7 @@ class raw_env(AECEnv, EzPickle):
         self.num_steps += 1
         log = self._log
         if self._log_n[0] != log.seen:
-            self.game_log.extend(log.read(self._k, 0))
+            log.collect(self._k, 0)  # sentences are written when game_log is read
         self._sel = None
         if log.eliminated or self._done_buf[0] or self.num_steps >= self.max_steps:
             self._end_episodes()
@@ -531,9 +517,7 @@ class raw_env(AECEnv, EzPickle):
         }
 
     def _scores(self) -> np.ndarray:
-        out = np.zeros(C.MAX_PLAYERS, np.int64)
-        _final_scores(self._k, 0, out)
-        return out
+        return core.scores(self._state)[0]
 
     # --- infos --------------------------------------------------------------------------
     def _update_infos(self) -> None:

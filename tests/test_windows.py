@@ -12,16 +12,27 @@ from noir_env.spaces import action_id
 
 def position(phase, rules):
     hand6 = {"gangster_1": 2, "moonshine_still": 2, "bootlegger": 2}
-    return state_from_dict({
-        "num_players": 3, "phase": phase, "active": 0, "rules": rules,
-        "players": [
-            {"money": 3, "hand": hand6,
-             "businesses": [{"slot": 0, "income": 2, "gangsters": [2]}]},
-            {"money": 3, "hand": {"police": 1, "driveby": 1},
-             "businesses": [{"slot": 0, "income": 1}]},
-            {"money": 3},
-        ],
-    })
+    return state_from_dict(
+        {
+            "num_players": 3,
+            "phase": phase,
+            "active": 0,
+            "rules": rules,
+            "players": [
+                {
+                    "money": 3,
+                    "hand": hand6,
+                    "businesses": [{"slot": 0, "income": 2, "gangsters": [2]}],
+                },
+                {
+                    "money": 3,
+                    "hand": {"police": 1, "driveby": 1},
+                    "businesses": [{"slot": 0, "income": 1}],
+                },
+                {"money": 3},
+            ],
+        }
+    )
 
 
 def act(s, name):

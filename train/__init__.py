@@ -1,1 +1,1 @@
-"""Training and evaluation entry points (the top of the data flow: core -> env -> agents -> train)."""
+"""Training and evaluation entry points: the top of the data flow (core, env, agents, train)."""

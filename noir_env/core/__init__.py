@@ -6,7 +6,7 @@ _configure_numba_cache()  # before any kernel module is imported
 
 # ruff: noqa: E402
 
-from .api import current_player, init, legal_action_mask, observe, refresh, step
+from .api import current_player, init, legal_action_mask, observe, refresh, scores, step
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take
 
@@ -26,6 +26,7 @@ __all__ = [
     "legal_action_mask",
     "observe",
     "refresh",
+    "scores",
     "step",
     "take",
 ]

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import constants as C
+from .countdown import score
 from .mask import fill_mask
 from .observe import OBS_SIZE, observe_batch
 from .reactions import holds_reaction
@@ -131,6 +132,22 @@ def _init_parallel(s, nps):
 def _init_serial(s, nps):
     for i in range(nps.shape[0]):
         init_one(s, i, nps[i])
+
+
+@njit(cache=True)
+def _scores(s, out):
+    for i in range(s.shape[0]):
+        r = rules_of(s, i)
+        for q in range(s[i].num_players):
+            out[i, q] = score(s, r, i, q)
+
+
+def scores(state: State) -> np.ndarray:
+    """int32 [N, 6]: each seat's score by R6.4 right now (trophies, table, money; 0 for
+    absent seats). The countdown's winner is the living seat with the best score."""
+    out = np.zeros((batch_size(state), C.MAX_PLAYERS), np.int32)
+    _scores(kernel_view(state), out)
+    return out
 
 
 @njit(cache=True)

@@ -11,9 +11,11 @@ read and turns each into a sentence:
     for line in log.read(state, i):
         print(line)   # "player_2 attacks player_0's Speakeasy with 3+2: 2 defenders die, ..."
 
-Only public information is written: a draw says how many cards, never which.
-Businesses are named by the table: a slot's business is looked up in the current state,
-or, if it was destroyed by the events being read, in the table as it was at the last read.
+`read` = `collect` (copy the new events and the table they refer to: cheap, call it after
+every step) + `render` (write the sentences of everything collected: call it when they are
+wanted). Only public information is written: a draw says how many cards, never which.
+Businesses are named by the table: a slot's business is looked up in the table after the
+events, or, if the events destroyed it, in the table as it was before them.
 """
 
 from __future__ import annotations
@@ -73,15 +75,19 @@ class GameLog:
 
     def __init__(self, names: list[str] | None = None):
         self.names = list(names) if names is not None else default_names()
-        self.seen = 0
+        self.seen = 0  # events of the game collected so far (a count of events ever written)
         self.lost = 0
-        self.eliminated: list[tuple[int, int]] = []  # (seat out, by seat) read since cleared
+        self.eliminated: list[tuple[int, int]] = []  # (seat out, by seat) collected, unread
         self.game_over = False
         self._state = None  # the state and game being read, and views of their fields
+        self._i = -1
         self._biz_view = self._top_view = self._log_view = None
         self._biz_before = np.zeros((C.MAX_PLAYERS, C.NUM_SLOTS), np.int8)
         self._top_before = np.full(C.MAX_PLAYERS, -1, np.int8)
-        self._rows: dict[int, list[int]] = {}  # table rows (incomes) of this read, by seat
+        # collected, not yet rendered: (rows, events lost, table before, table after)
+        self._pending: list[tuple] = []
+        self._batch: tuple = ()  # the batch being rendered
+        self._rows: dict[int, list[int]] = {}  # table rows (incomes) of that batch, by seat
         self._attackers: list[int] | None = None  # per-power counts of the declared attack
 
     # --- reading ------------------------------------------------------------------------
@@ -97,54 +103,73 @@ class GameLog:
         """Skip every event written so far; take the table as it is now as the reference."""
         self._attach(state, i)
         self.seen = int(self._log_n[0])
-        self._snapshot()
+        self._pending.clear()
+        self._biz_before = self._biz_view.copy()
+        self._top_before = self._top_view.copy()
 
-    def pending(self, state, i: int = 0) -> bool:
-        self._attach(state, i)
-        return int(self._log_n[0]) != self.seen
+    def pending(self) -> bool:
+        """True if collected events wait to be rendered."""
+        return bool(self._pending)
 
-    def read(self, state, i: int = 0) -> list[str]:
-        """Sentences of the events game i wrote since the last read (or sync)."""
+    def collect(self, state, i: int = 0) -> int:
+        """Copy the events game i wrote since the last collect (and the table as it is
+        after them); note eliminations and the game's end. Returns how many were new."""
         self._attach(state, i)
         n = int(self._log_n[0])
-        if n == self.seen:
-            return []
-        out: list[str] = []
         first = self.seen
+        if n == first:
+            return 0
+        lost = 0
         if n - first > C.LOG_LEN:
             lost = n - first - C.LOG_LEN
             self.lost += lost
-            out.append(f"({lost} earlier events were lost: the log keeps the last {C.LOG_LEN})")
             first = n - C.LOG_LEN
         log = self._log_view
-        self._rows.clear()
         if first // C.LOG_LEN == (n - 1) // C.LOG_LEN:
             rows = log[first % C.LOG_LEN : (n - 1) % C.LOG_LEN + 1].tolist()
         else:
             rows = [log[k % C.LOG_LEN].tolist() for k in range(first, n)]
         for row in rows:
-            out.append(self.sentence(row))
+            if row[0] == C.EV_ELIMINATED:
+                self.eliminated.append((row[1], row[2]))
+            elif row[0] == C.EV_GAME_OVER:
+                self.game_over = True
+        biz, top = self._biz_view.copy(), self._top_view.copy()
+        self._pending.append((rows, lost, self._biz_before, self._top_before, biz, top))
+        self._biz_before, self._top_before = biz, top
         self.seen = n
-        self._snapshot()
+        return n - first
+
+    def render(self) -> list[str]:
+        """Sentences of the events collected and not yet rendered, in order."""
+        out: list[str] = []
+        for batch in self._pending:
+            rows, lost, *_ = batch
+            if lost:
+                out.append(f"({lost} earlier events were lost: the log keeps the last {C.LOG_LEN})")
+            self._batch = batch
+            self._rows = {}
+            for row in rows:
+                out.append(self.sentence(row))
+        self._pending.clear()
         return out
 
-    def _snapshot(self) -> None:
-        np.copyto(self._biz_before, self._biz_view)
-        np.copyto(self._top_before, self._top_view)
-        self._rows.clear()
+    def read(self, state, i: int = 0) -> list[str]:
+        """Sentences of the events game i wrote since the last read (collect + render)."""
+        self.collect(state, i)
+        return self.render()
 
     # --- names --------------------------------------------------------------------------
     def _p(self, q: int) -> str:
         return self.names[q] if 0 <= q < len(self.names) else f"seat {q}"
 
     def _row(self, q: int) -> list[int]:
-        """q's business incomes by slot: now, or as at the last read where a slot is empty
-        now (a business the events being read destroyed)."""
+        """q's business incomes by slot after the events, or before them where a slot is
+        empty after them (a business the events destroyed)."""
         row = self._rows.get(q)
         if row is None:
-            now = self._biz_view[q].tolist()
-            before = self._biz_before[q].tolist()
-            row = self._rows[q] = [a or b for a, b in zip(now, before, strict=True)]
+            before, after = self._batch[2][q].tolist(), self._batch[4][q].tolist()
+            row = self._rows[q] = [a or b for a, b in zip(after, before, strict=True)]
         return row
 
     def _income(self, q: int, t: int) -> int:
@@ -160,8 +185,8 @@ class GameLog:
         return f"{name} (slot {t})" if row.count(inc) > 1 else name
 
     def _top(self, q: int) -> int:
-        before = int(self._top_before[q])
-        return before if before >= 0 else int(self._top_view[q])
+        before = int(self._batch[3][q])
+        return before if before >= 0 else int(self._batch[5][q])
 
     def _hideout(self, q: int) -> str:
         top = self._top(q)
@@ -289,7 +314,6 @@ class GameLog:
         return s
 
     def _eliminated(self, q, p, taken, *_):
-        self.eliminated.append((q, p))
         return (
             f"{self._p(q)} is eliminated by {self._p(p)}, who takes "
             f"{_plural(taken, 'card')} into hand and the Hideout as a trophy"
@@ -384,7 +408,6 @@ class GameLog:
         return f"{self._p(p)} spends a countdown token: {left} left"
 
     def _game_over(self, reason, bits, *_):
-        self.game_over = True
         winners = [self._p(q) for q in range(C.MAX_PLAYERS) if bits >> q & 1]
         why = C.WIN_REASONS[reason] if 0 <= reason < len(C.WIN_REASONS) else "?"
         if len(winners) == 1:
@@ -441,4 +464,6 @@ def game_log(state, i: int = 0, names: list[str] | None = None) -> list[str]:
     reader = GameLog(names)
     reader.sync(state, i)
     reader.seen = max(0, reader.seen - C.LOG_LEN)
+    reader._biz_before = np.zeros_like(reader._biz_before)  # the table before is unknown
+    reader._top_before[:] = -1
     return reader.read(state, i)

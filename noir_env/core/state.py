@@ -88,6 +88,7 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
 ]
 
 GAME_DTYPE = np.dtype([(name, dt, shape) for name, dt, shape, _ in FIELDS])
+RECORD_DTYPE = np.dtype((np.record, GAME_DTYPE))  # one object shared by every state we make
 DERIVED_FIELDS = ("mask",)
 
 State = np.recarray
@@ -96,10 +97,7 @@ State = np.recarray
 
 def allocate(n: int) -> State:
     """Zeroed storage for n games (not a valid position until `init` fills it)."""
-    return np.zeros(n, GAME_DTYPE).view(np.recarray)
-
-
-_CHECKED_DTYPES = [GAME_DTYPE]  # dtype objects already found equal to GAME_DTYPE (kept alive)
+    return np.zeros(n, RECORD_DTYPE).view(np.recarray)
 
 
 def kernel_view(state: State) -> np.ndarray:
@@ -109,9 +107,8 @@ def kernel_view(state: State) -> np.ndarray:
     if not isinstance(state, np.ndarray):
         check_state(state)
     v = np.ndarray.view(state, np.ndarray)
-    if v.ndim != 1 or not any(v.dtype is d for d in _CHECKED_DTYPES):
+    if v.ndim != 1 or (v.dtype is not RECORD_DTYPE and v.dtype is not GAME_DTYPE):
         check_state(v)  # `is` first: comparing structured dtypes costs microseconds
-        _CHECKED_DTYPES.append(v.dtype)
     return v.view(np.recarray) if numba.config.DISABLE_JIT else v
 
 
