@@ -119,7 +119,6 @@ class Phase(IntEnum):
 
 # --- turn steps (R2.1); a rules preset picks their order ---------------------------------
 ST_TRIBUTE, ST_MOVE, ST_ATTACK, ST_DEPLOY, ST_MOVE_HIDEOUT, ST_DISCARD, ST_DRAW, ST_END = range(8)
-NUM_STEPS = 8
 STEP_ORDER_NOIRBURG = np.array(
     [ST_TRIBUTE, ST_MOVE, ST_ATTACK, ST_DEPLOY, ST_MOVE_HIDEOUT, ST_DISCARD, ST_DRAW, ST_END],
     dtype=np.int8,
@@ -136,7 +135,6 @@ CHAIN_NONE, CHAIN_CANCEL, CHAIN_KIDNAP = 0, 1, 2
 
 # --- countdown (R6) -----------------------------------------------------------------------
 CD_HIDEOUT, CD_BANK, CD_THIRD = 0, 1, 2
-CD_REASONS = ["a Hideout was destroyed", "the bank ran short", "a player holds a third"]
 BANK_TRIGGER_OFF, BANK_TRIGGER_SHORT, BANK_TRIGGER_EMPTY = 0, 1, 2
 WIN_NONE_REASON, WIN_WAR, WIN_LAST, WIN_MONEY, WIN_SCORE = 0, 1, 2, 3, 4
 WIN_REASONS = ["", "eliminated two players", "last player standing", "money", "countdown score"]

@@ -1,7 +1,7 @@
 """The legal actions of the player who must act (docs/RULES.md, R8).
 
-`fill_mask` writes game i's mask row and returns how many actions are legal and the last of
-them, so the step loop can take a decision with one legal action by itself (R2.5).
+`fill_mask` writes game i's mask row and returns how many actions are legal and, when only
+one is, which: the step loop then takes that decision by itself (R2.5).
 """
 
 from numba import njit
@@ -23,27 +23,27 @@ S = C.NUM_SLOTS
 
 
 @njit(cache=True)
-def _set(m, a, acc):
+def _set(m, a):
     m[a] = 1
 
 
 @njit(cache=True)
-def _reactions(s, r, i, x, m, acc):
+def _reactions(s, r, i, x, m):
     for kind in range(6):
         if playable(s, r, i, x, kind):
-            _set(m, C.A_PLAY + kind, acc)
+            _set(m, C.A_PLAY + kind)
 
 
 @njit(cache=True)
-def _places_fitting(s, i, p, pw, m, acc):
+def _places_fitting(s, i, p, pw, m):
     """A_TO for every own place (slot or Hideout) with room for power pw + 1."""
     for dst in range(C.NUM_PLACES):
         if capacity_left(s, i, p, dst) >= pw + 1:
-            _set(m, C.A_TO + dst, acc)
+            _set(m, C.A_TO + dst)
 
 
 @njit(cache=True)
-def _pick_ups(s, i, p, m, acc, attack):
+def _pick_ups(s, i, p, m, attack):
     """A_FROM for gangsters on own places; in Move Gangsters those not yet put down this
     step (R4.2) and HIDDEN ones that fit somewhere."""
     for src in range(C.NUM_PLACES):
@@ -53,11 +53,11 @@ def _pick_ups(s, i, p, m, acc, attack):
         for pw in range(4):
             free = counts[pw] if attack else counts[pw] - s[i].lock[src, pw]
             if free > 0:
-                _set(m, C.A_FROM + pw * C.NUM_SOURCES + src, acc)
+                _set(m, C.A_FROM + pw * C.NUM_SOURCES + src)
     if not attack:
         for pw in range(4):
             if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
-                _set(m, C.A_FROM + pw * C.NUM_SOURCES + C.PLACE_HIDDEN, acc)
+                _set(m, C.A_FROM + pw * C.NUM_SOURCES + C.PLACE_HIDDEN)
 
 
 @njit(cache=True)
@@ -69,7 +69,7 @@ def _hidden_must_be_placed(s, i, p):
 
 
 @njit(cache=True)
-def _attack_targets(s, i, p, m, acc):
+def _attack_targets(s, i, p, m):
     """R3.1: each living opponent's businesses and Hideout not yet attacked this turn."""
     if not has_table_gangster(s, i, p):
         return
@@ -81,13 +81,13 @@ def _attack_targets(s, i, p, m, acc):
         base = C.A_TARGET + (rel - 1) * C.NUM_TARGETS
         for t in range(S):
             if s[i].biz[q, t] > 0 and not s[i].attacked[q, t]:
-                _set(m, base + t, acc)
+                _set(m, base + t)
         if not s[i].attacked[q, C.PLACE_HIDEOUT]:
-            _set(m, base + C.TGT_HIDEOUT, acc)
+            _set(m, base + C.TGT_HIDEOUT)
 
 
 @njit(cache=True)
-def _deployable(s, i, p, m, acc):
+def _deployable(s, i, p, m):
     """R4.5: cards whose cost (number - 1) p can pay; a gangster needs a place with room."""
     money = s[i].money[p]
     for t in range(C.G1, C.B4 + 1):
@@ -98,21 +98,21 @@ def _deployable(s, i, p, m, acc):
         else:
             ok = money >= t - C.B1 and free_slot(s, i, p) >= 0
         if ok:
-            _set(m, C.A_DEPLOY + t, acc)
+            _set(m, C.A_DEPLOY + t)
 
 
 @njit(cache=True)
-def _draws(s, i, p, m, acc):
+def _draws(s, i, p, m):
     """R4.8: n cards for n - 1 coins, never above 6 in hand, at most what can be drawn."""
     room = C.HAND_SIZE - hand_size(s, i, p)
     avail = cards_available(s, i)
     for n in range(1, C.HAND_SIZE + 1):
         if n <= room and n - 1 <= s[i].money[p] and n <= avail:
-            _set(m, C.A_DRAW + n - 1, acc)
+            _set(m, C.A_DRAW + n - 1)
 
 
 @njit(cache=True)
-def _reaction_targets(s, r, i, x, m, acc):
+def _reaction_targets(s, r, i, x, m):
     n = s[i].num_players
     kind = s[i].rt_kind
     for rel in range(1, n):
@@ -122,7 +122,7 @@ def _reaction_targets(s, r, i, x, m, acc):
         base = C.A_TARGET + (rel - 1) * C.NUM_TARGETS
         for t in range(C.NUM_TARGETS):
             if target_ok(s, r, i, x, kind, q, t):
-                _set(m, base + t, acc)
+                _set(m, base + t)
 
 
 @njit(cache=True)
@@ -144,71 +144,70 @@ def fill_mask(s, r, i):
     """Write the legal actions of game i's actor into s[i].mask; return (count, last id)."""
     m = s[i].mask
     m[:] = 0
-    acc = 0  # unused slot kept so helpers share one signature
     ph = s[i].phase
     x = s[i].actor
     if ph == C.PH_GAME_OVER:
         return 0, -1
     if ph == C.PH_WINDOW:
-        _reactions(s, r, i, x, m, acc)
-        _set(m, C.A_PASS, acc)
+        _reactions(s, r, i, x, m)
+        _set(m, C.A_PASS)
         return _count(m)
     if ph == C.PH_REACT_TARGET:
-        _reaction_targets(s, r, i, x, m, acc)
+        _reaction_targets(s, r, i, x, m)
         return _count(m)
     if ph == C.PH_TURNCOAT_POWER:
         for pw in range(4):
             if turncoat_can_take(s, r, i, x, s[i].sel_a, s[i].sel_b, pw):
-                _set(m, C.A_POWER + pw, acc)
+                _set(m, C.A_POWER + pw)
         return _count(m)
     if ph == C.PH_MULLIGAN:
         if s[i].count < r.mulligan_max:
             for t in range(C.NUM_CARD_TYPES):
                 if s[i].hand[x, t] > 0:
-                    _set(m, C.A_DISCARD + t, acc)
-        _set(m, C.A_END, acc)
+                    _set(m, C.A_DISCARD + t)
+        _set(m, C.A_END)
         return _count(m)
     # the active player's own steps; mid-selection phases take no reactions
     if ph == C.PH_MOVE_TO:
-        _places_fitting(s, i, x, s[i].sel_a, m, acc)
+        _places_fitting(s, i, x, s[i].sel_a, m)
         if s[i].sel_b != C.PLACE_HIDDEN:
-            _set(m, C.A_TO + C.PLACE_ASIDE, acc)
+            _set(m, C.A_TO + C.PLACE_ASIDE)
         return _count(m)
     if ph == C.PH_DEPLOY_TO:
-        _places_fitting(s, i, x, s[i].sel_a, m, acc)
+        _places_fitting(s, i, x, s[i].sel_a, m)
         return _count(m)
     if ph == C.PH_ATTACKERS:
-        _pick_ups(s, i, x, m, acc, True)
+        _pick_ups(s, i, x, m, True)
         if num_gangsters(s[i].atk_g) > 0:
-            _set(m, C.A_CONFIRM, acc)
+            _set(m, C.A_CONFIRM)
         return _count(m)
     if ph == C.PH_MOVE:
-        _pick_ups(s, i, x, m, acc, False)
+        _pick_ups(s, i, x, m, False)
         if not _hidden_must_be_placed(s, i, x):
-            _set(m, C.A_END, acc)
+            _set(m, C.A_END)
     elif ph == C.PH_ATTACK:
-        _attack_targets(s, i, x, m, acc)
-        _set(m, C.A_END, acc)
+        _attack_targets(s, i, x, m)
+        _set(m, C.A_END)
     elif ph == C.PH_DEPLOY:
-        _deployable(s, i, x, m, acc)
-        _set(m, C.A_END, acc)
+        _deployable(s, i, x, m)
+        _set(m, C.A_END)
     elif ph == C.PH_MOVE_HIDEOUT:
         top = s[i].ho_top[x]
         for t in range(S):
             if s[i].biz[x, t] > 0 and t != top:
-                _set(m, C.A_HIDE_UNDER + t, acc)
+                _set(m, C.A_HIDE_UNDER + t)
         if top >= 0:
-            _set(m, C.A_HIDE_OPEN, acc)
-        _set(m, C.A_END, acc)
+            _set(m, C.A_HIDE_OPEN)
+        _set(m, C.A_END)
     elif ph == C.PH_DISCARD:
         if s[i].count < r.discard_limit:
             for t in range(C.NUM_CARD_TYPES):
                 if s[i].hand[x, t] > 0:
-                    _set(m, C.A_DISCARD + t, acc)
+                    _set(m, C.A_DISCARD + t)
         if not (r.forced_discard and hand_size(s, i, x) > C.HAND_SIZE):
-            _set(m, C.A_END, acc)
+            _set(m, C.A_END)
     elif ph == C.PH_DRAW:
-        _draws(s, i, x, m, acc)
-        _set(m, C.A_END, acc)
-    _reactions(s, r, i, x, m, acc)  # R5.2(c): reactions at one's own decision points
+        _draws(s, i, x, m)
+        _set(m, C.A_END)
+    _reactions(s, r, i, x, m)  # R5.2(c): reactions at one's own decision points
     return _count(m)
