@@ -5,22 +5,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from noir_env.core.mask import count_legal, nth_legal
+
 
 @njit(cache=True)
 def _pick(mask_row, u):
     """The floor(u * count)-th legal action of one mask row (u uniform in [0, 1))."""
-    count = 0
-    for a in range(mask_row.shape[0]):
-        count += mask_row[a]
-    if count == 0:
-        return -1
-    k = int(u * count)
-    for a in range(mask_row.shape[0]):
-        if mask_row[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    count = count_legal(mask_row)
+    return nth_legal(mask_row, int(u * count)) if count else -1
 
 
 @njit(cache=True, parallel=True)

@@ -126,17 +126,29 @@ def _reaction_targets(s, r, i, x, m):
 
 
 @njit(cache=True)
-def _count(m):
-    """(number of legal actions, the last legal one)."""
+def nth_legal(mask_row, k):
+    """The k-th (0-based) legal action of a mask row, -1 if there are fewer (samplers)."""
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def count_legal(mask_row):
     count = 0
-    for a in range(m.shape[0]):
-        count += m[a]
-    if count != 1:
-        return count, -1
-    for a in range(m.shape[0]):
-        if m[a]:
-            return 1, a
-    return 1, -1
+    for a in range(mask_row.shape[0]):
+        count += mask_row[a]
+    return count
+
+
+@njit(cache=True)
+def _count(m):
+    """(number of legal actions, the action itself when there is exactly one)."""
+    count = count_legal(m)
+    return count, (nth_legal(m, 0) if count == 1 else -1)
 
 
 @njit(cache=True)

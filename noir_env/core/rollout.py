@@ -11,6 +11,7 @@ from numba import njit, prange
 
 from . import constants as C
 from .api import step_one
+from .mask import count_legal, nth_legal
 from .state import State, kernel_view
 from .validate import MESSAGES, first_violation
 
@@ -27,17 +28,8 @@ def _xorshift(x):
 def random_legal_action(mask_row, agent_rng, i):
     """A uniformly chosen legal action; `agent_rng[i]` is the agent's own generator (kept
     apart from the game's, so the game stays a function of its seed and actions)."""
-    count = 0
-    for a in range(mask_row.shape[0]):
-        count += mask_row[a]
     agent_rng[i] = _xorshift(agent_rng[i])
-    k = np.int64(agent_rng[i] % np.uint64(count))
-    for a in range(mask_row.shape[0]):
-        if mask_row[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return nth_legal(mask_row, np.int64(agent_rng[i] % np.uint64(count_legal(mask_row))))
 
 
 @njit(cache=True)
