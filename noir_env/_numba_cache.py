@@ -21,11 +21,22 @@ _SOURCES = [
 ]
 
 
+def _writable(folder: pathlib.Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
 def configure() -> None:
     if "NUMBA_CACHE_DIR" in os.environ:
         return
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:12]
     base = _ROOT / "__pycache__"
+    if not _writable(base):  # e.g. installed read-only into site-packages
+        xdg = os.environ.get("XDG_CACHE_HOME", str(pathlib.Path.home() / ".cache"))
+        base = pathlib.Path(xdg) / "noir_env"
     target = base / f"numba-{digest}"
     for old in base.glob("numba-*"):
         if old != target:
