@@ -9,6 +9,7 @@ from numba import njit
 
 from . import constants as C
 from .rng import shuffle_prefix
+from .rules import total_money
 
 S = C.NUM_SLOTS
 
@@ -59,6 +60,12 @@ def num_alive(s, i):
     for q in range(s[i].num_players):
         n += s[i].alive[q]
     return n
+
+
+@njit(cache=True)
+def in_first_round(s, i):
+    """Round 1 (R2.3): the first turn of every player, i.e. the first num_players turns."""
+    return s[i].turn_no < s[i].num_players
 
 
 @njit(cache=True)
@@ -211,11 +218,6 @@ def cards_available(s, i):
 
 # --- money and the countdown trigger (R6.3) --------------------------------------------------
 @njit(cache=True)
-def total_money(s, i):
-    return 20 + 10 * np.int32(s[i].num_players)
-
-
-@njit(cache=True)
 def trigger_countdown(s, r, i, p, reason):
     """Start the countdown (once per game) because of player p (R6.3)."""
     if s[i].cd_on:
@@ -232,7 +234,7 @@ def gain_money(s, r, i, p, amount):
     """p receives coins; holding a third of all money starts the countdown (R6.3 trigger 3)."""
     s[i].money[p] += amount
     if r.cd_third and amount > 0:
-        total = total_money(s, i)
+        total = total_money(s[i].num_players)
         if s[i].money[p] * 3 >= total:  # money >= ceil(total / 3)
             trigger_countdown(s, r, i, p, C.CD_THIRD)
 

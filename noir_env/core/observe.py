@@ -8,6 +8,7 @@ sizes and the draw pile only as a count. `noir_env.spaces.OBS_SLICES` names the 
 from numba import njit
 
 from . import constants as C
+from .board import in_first_round
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS
@@ -150,7 +151,7 @@ def write_observation(s, i, seat, o):
         o[O_ACTOR + _rel(s, i, seat, s[i].actor)] = 1.0
     o[O_ACTIVE + _rel(s, i, seat, s[i].active)] = 1.0
     o[O_NP + n - 3] = 1.0
-    o[O_FIRST] = _flag(s[i].turn_no < n)
+    o[O_FIRST] = _flag(in_first_round(s, i))
     o[O_TURN] = s[i].turn_no
     o[O_BANK] = s[i].bank
     o[O_DECK] = s[i].deck_n

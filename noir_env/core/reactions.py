@@ -14,6 +14,7 @@ from . import constants as C
 from .board import (
     gain_money,
     has_casino,
+    in_first_round,
     log_event,
     next_alive,
     num_alive,
@@ -109,7 +110,7 @@ def playable(s, r, i, x, kind):
     if s[i].hand[x, C.PLAY_CARD[kind]] == 0:
         return False
     if kind == C.PLAY_POKER:
-        return r.poker_first_round or s[i].turn_no >= s[i].num_players
+        return r.poker_first_round or not in_first_round(s, i)
     if kind == C.PLAY_BRIBE:
         return s[i].chain_mode != C.CHAIN_NONE
     if kind == C.PLAY_POLICE_CANCEL:

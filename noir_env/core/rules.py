@@ -83,7 +83,7 @@ class Rules:
         """Coins a player must hold at the end of their own turn to win (R6.2)."""
         if self.money_win_threshold is not None:
             return self.money_win_threshold[num_players - 3]
-        return total_money(num_players) // 2 + 1  # "more than half"
+        return int(total_money(num_players)) // 2 + 1  # "more than half"
 
     def kernel(self) -> RulesK:
         """The integer NamedTuple that numba kernels take."""
@@ -142,9 +142,10 @@ class RulesK(NamedTuple):
     end_turn_window: int
 
 
-def total_money(num_players: int) -> int:
-    """Coins in play: 50/60/70/80 for 3/4/5/6 players (R1.2)."""
-    return 20 + 10 * num_players
+@njit(cache=True)
+def total_money(num_players):
+    """Coins in play: 50/60/70/80 for 3/4/5/6 players (R1.2). The one home of this rule."""
+    return 20 + 10 * np.int64(num_players)
 
 
 NOIRBURG = Rules()

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import constants as C
-from .rules import NOIRBURG, RULE_FIELDS, get_rules, rules_from_row, rules_row
+from .rules import NOIRBURG, RULE_FIELDS, get_rules, rules_from_row, rules_row, total_money
 from .state import State, allocate, check_state
 from .validate import game_problems
 
@@ -243,7 +243,8 @@ def _load_turn(g, d: dict, n: int) -> None:
     step = d.get("step", _default_step(int(g.phase)))
     g.step_idx = -1 if step is None else _step_index(g, step)
     g.count = int(d.get("count", 0))
-    g.bank = int(d.get("bank", 20 + 10 * n - sum(int(p.get("money", 0)) for p in d["players"])))
+    placed = sum(int(p.get("money", 0)) for p in d["players"])
+    g.bank = int(d.get("bank", total_money(n) - placed))
     for q, t in d.get("attacked", []):
         g.attacked[q, _slot_id(t, "attacked")] = 1
     for p, pw, k in d.get("move_locked", []):

@@ -10,6 +10,7 @@ from .board import (
     free_slot,
     gain_money,
     has_business,
+    in_first_round,
     log_event,
     next_alive,
     num_gangsters,
@@ -32,6 +33,7 @@ from .reactions import (
     window_pass,
 )
 from .rng import randint, shuffle_prefix
+from .rules import total_money
 
 S = C.NUM_SLOTS
 
@@ -41,7 +43,7 @@ S = C.NUM_SLOTS
 def init_game(s, r, i, n):
     """Deal a new game of n players in slot i; `s[i].rng` must hold the seeded state."""
     s[i].num_players = n
-    total = 20 + 10 * n
+    total = total_money(n)
     for q in range(C.MAX_PLAYERS):
         s[i].alive[q] = 1 if q < n else 0
         s[i].money[q] = 3 if q < n else 0  # R1.2
@@ -110,7 +112,7 @@ def next_turn(s, r, i):
 def advance_step(s, r, i):
     """Enter the next step of the rules' step order that has a decision (R2.1-R2.3)."""
     order = C.STEP_ORDER_PREP_FIRST if r.prep_first else C.STEP_ORDER_NOIRBURG
-    first_round = r.restricted_first_round and s[i].turn_no < s[i].num_players
+    first_round = r.restricted_first_round and in_first_round(s, i)
     s[i].actor = s[i].active
     while True:
         s[i].step_idx += 1

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from . import constants as C
+from .rules import total_money
 from .state import State, kernel_view
 
 OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP, OUT_HOLDS = range(
@@ -17,7 +18,7 @@ OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP
 MESSAGES = {
     BAD_PLAYERS: "num_players is not in 3..6",
     NEGATIVE: "a count is negative (cards, money, gangsters, deck size) or a card id is unknown",
-    MONEY: "money is not conserved: players + bank != 20 + 10 * num_players",
+    MONEY: "money is not conserved: players + bank != the money in play (R1.2)",
     CARDS: "cards are not conserved: the game does not hold exactly the 83-card deck",
     CAPACITY: "a business holds more gangster power than its income",
     HIDEOUT_CAPACITY: "a Hideout holds more than 3 gangster power",
@@ -103,7 +104,7 @@ def first_violation(s, i):
     money = np.int64(g.bank)
     for q in range(n):
         money += g.money[q]
-    if money != 20 + 10 * n:
+    if money != total_money(n):
         return MONEY, -1
     if not _cards_conserved(s, i):
         return CARDS, -1
