@@ -33,7 +33,7 @@ import numpy as np
 from . import constants as C
 from .api import refresh
 from .state import State, allocate, check_state, kernel_view
-from .validate import MESSAGES, OK, first_violation
+from .validate import DECK, MESSAGES, OK, first_violation
 
 FORMAT = "district-noir-state/1"
 DEFAULT_RNG = 0x2545F4914F6CDD1D
@@ -120,7 +120,11 @@ def state_from_dict(d: dict[str, Any]) -> State:
     _load_cards(g, d)
     code = first_violation(kernel_view(s), 0)
     if code != OK:
-        raise ValueError(f"inconsistent position: {MESSAGES[int(code)]}")
+        detail = ""
+        if code == DECK:
+            need = 2 * C.HAND_SIZE * (C.NUM_ROUNDS - 1 - int(g.round_no))
+            detail = f": round {int(g.round_no)} needs {need}, the position has {int(g.deck_n)}"
+        raise ValueError(f"inconsistent position: {MESSAGES[int(code)]}{detail}")
     return refresh(s)
 
 

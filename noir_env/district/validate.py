@@ -13,7 +13,7 @@ from . import constants as C
 from .score import holds_all_buildings
 from .state import State, kernel_view
 
-OK, NEGATIVE, CARDS, HAND_SIZE, TAKES, TURN, DECK, BUILDINGS, RESULT = range(9)
+OK, NEGATIVE, CARDS, HAND_SIZE, TAKES, TURN, DECK, BUILDINGS, RESULT, STUCK = range(10)
 MESSAGES = {
     NEGATIVE: "a count is negative or too large, or a card id is unknown",
     CARDS: "cards are not conserved: the game does not hold exactly the 45 cards (DN1.1)",
@@ -23,6 +23,7 @@ MESSAGES = {
     DECK: "the draw pile does not hold 10 cards per round still to deal (DN3.6, DN3.7)",
     BUILDINGS: "a seat holds all three buildings but the game is not over (DN4.1)",
     RESULT: "the result is inconsistent (winner, reason, actor)",
+    STUCK: "the player to act has no legal action: an empty hand and no take left (A8)",
 }
 
 
@@ -133,6 +134,9 @@ def first_violation(s, i):
             return BUILDINGS
     if g.deck_n != 2 * C.HAND_SIZE * (C.NUM_ROUNDS - 1 - g.round_no):
         return DECK
+    p = g.actor
+    if g.acts[p] - g.taken[p] == C.PLAYS_PER_ROUND and (g.taken[p] or g.line_n == 0):
+        return STUCK
     return OK
 
 
