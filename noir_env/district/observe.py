@@ -86,7 +86,7 @@ def write_observation(s, i, seat, o):
     o[O_OVER] = 1.0 if g.phase == C.PH_GAME_OVER else 0.0
     o[O_LINE_N] = g.line_n
     for k in range(g.line_n):
-        t = g.line[g.line_n - 1 - k]
+        t = int(g.line[g.line_n - 1 - k])  # int: an int8 index would wrap without the JIT
         o[O_LINE + k * K + t] = 1.0
         o[O_LINE_COUNTS + t] += 1.0
     for t in range(K):

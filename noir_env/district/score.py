@@ -22,11 +22,11 @@ def points(s, i, p):
     sets = 127
     for g in range(C.NUM_GANGS):
         if c[p, g] > c[q, g]:  # DN4.2: a tie scores for nobody
-            total += C.GANG_VALUE[g]
-        sets = min(sets, c[p, g])
+            total += int(C.GANG_VALUE[g])  # int: int8 sums would wrap without the JIT
+        sets = min(sets, int(c[p, g]))
     total += C.SET_BONUS * sets  # DN4.3
     for t in range(C.NUM_CARD_TYPES):
-        total += c[p, t] * C.CARD_POINTS[t]  # DN4.4 (buildings are worth 0, DN4.5)
+        total += int(c[p, t]) * int(C.CARD_POINTS[t])  # DN4.4 (buildings are worth 0, DN4.5)
     return total
 
 

@@ -14,9 +14,11 @@ from .score import final_result, holds_all_buildings
 
 @njit(cache=True)
 def _draw(s, i):
-    """The top card of the draw pile."""
+    """The top card of the draw pile (its slot is cleared: a state holds no stale cards)."""
     s[i].deck_n -= 1
-    return s[i].deck[s[i].deck_n]
+    t = s[i].deck[s[i].deck_n]
+    s[i].deck[s[i].deck_n] = 0
+    return t
 
 
 @njit(cache=True)
@@ -65,6 +67,7 @@ def take_cards(s, i, p):
     n = min(C.TAKE_SIZE, s[i].line_n)
     for k in range(s[i].line_n - n, s[i].line_n):
         s[i].coll[p, s[i].line[k]] += 1
+        s[i].line[k] = 0
     s[i].line_n -= n
     s[i].taken[p] = 1
     s[i].takes[p] += 1
