@@ -111,3 +111,14 @@ def test_a_hand_edit_is_followed_after_refresh():
     raw.refresh()
     assert env.agent_selection == "player_1"
     assert "play:port" in [district.ACTION_NAMES[a] for a in np.flatnonzero(raw.action_mask())]
+
+
+def test_render_shows_only_the_hand_of_the_agent_to_act():
+    env = district_noir_v0.env(render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    seat = int(env.agent_selection[-1])
+    lines = text.splitlines()
+    k = next(j for j, line in enumerate(lines) if line.startswith(f"player_{seat}: hand"))
+    assert text.count("your hand") == 1 and lines[k + 2].startswith("  your hand: ")
+    assert "Line (oldest -> newest" in text and "Draw pile 30" in text

@@ -218,6 +218,7 @@ def redeal_unseen(state: district.State, seat: int, rng: np.random.Generator) ->
 
 
 def test_redealing_the_unseen_cards_changes_nothing_a_seat_sees():
+    """DN5.3: the other hand, the draw pile's order and the box stay hidden."""
     rng = np.random.default_rng(8)
     s = district.init(40, seeds=77)
     checked = 0

@@ -33,6 +33,8 @@ def test_no_invariant_breaks_after_any_step_and_every_game_ends(finished):
 
 
 def test_each_seat_takes_once_per_round_and_games_last_four_rounds(finished):
+    """DN3.3 (one take per round), DN3.5-DN3.7 (four rounds of six actions each, the draw
+    pile empty at the end), DN4.1 (a building win may end the game earlier)."""
     s, _ = finished
     by_points = s.win_reason != C.WIN_BUILDINGS
     assert (s.takes[by_points] == C.NUM_ROUNDS).all()
@@ -45,6 +47,7 @@ def test_each_seat_takes_once_per_round_and_games_last_four_rounds(finished):
 
 
 def test_outcomes_are_zero_sum_and_match_the_result(finished):
+    """DN5.2 (+1 / -1, 0 each in a draw), DN4.6 (the winner on points has more points)."""
     s, res = finished
     assert (res.rewards.sum(1) == 0).all()
     draw = s.win_reason == C.WIN_DRAW
