@@ -41,8 +41,10 @@ DENIAL_WEIGHT = 0.5  # share of what a take denies the opponent that counts for 
 
 @njit(cache=True)
 def _points(me, opp, left):
-    """DN4.2-DN4.4 for collection `me` against `opp`, a gang majority counted in part while
-    `left` cards of that gang are still to be collected (buildings score nothing)."""
+    """DN4.2-DN4.4 for collection `me` against `opp`, buildings scoring nothing. A gang
+    counts +-value/2 for each side, scaled by the lead and by how many of its cards are
+    still to be collected (`left`), so that points(me) - points(opp) moves by the full
+    value once the majority is settled."""
     total = 0.0
     sets = 99.0
     for g in range(C.NUM_GANGS):
@@ -120,7 +122,7 @@ def _choose(o, m):
         opp_loss = base - value(me, opp + w, left)  # what the opponent's take would cost me
         my_gain = value(me + w, opp, left) - base
         score = p_me * max(my_gain, 0.0) - p_opp * max(opp_loss, 0.0)
-        score -= 0.01 * o[O_HAND + c] * (c < C.NUM_GANGS)  # keep pairs of gangs for later
+        score -= 0.01 * o[O_HAND + c] * (c < C.NUM_GANGS)  # tie-break: keep gangs held twice
         if score > best_score:
             best, best_score = C.A_PLAY + c, score
     if m[C.A_TAKE]:
