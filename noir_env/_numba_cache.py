@@ -16,7 +16,9 @@ import numba
 _ROOT = pathlib.Path(__file__).parent
 _SOURCES = [
     p
-    for p in sorted(_ROOT.glob("core/*.py")) + sorted((_ROOT.parent / "agents").glob("*.py"))
+    for p in sorted(_ROOT.glob("core/*.py"))
+    + sorted(_ROOT.glob("district/*.py"))
+    + sorted((_ROOT.parent / "agents").glob("*.py"))
     if "@njit" in p.read_text()
 ]
 
