@@ -1,6 +1,23 @@
-"""noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game."""
+"""noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game.
+
+Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v0"
+(`noir_env.vector.NoirEnv`) by its entry-point string: nothing is compiled or loaded until
+`gymnasium.make` builds one.
+"""
 
 __version__ = "0.1.0"
+
+ENV_ID = "noir_env/Noir-v0"
+
+
+def _register_gymnasium_env() -> None:
+    from gymnasium.envs.registration import register, registry
+
+    if ENV_ID not in registry:
+        register(id=ENV_ID, entry_point="noir_env.vector.single:NoirEnv")
+
+
+_register_gymnasium_env()
 
 
 def __getattr__(name: str):
