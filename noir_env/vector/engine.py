@@ -159,7 +159,9 @@ class SingleSeatGames:
         self.episode = np.zeros(n, np.int64)
         self.episode_length = np.zeros(n, np.int32)
         self.episode_start = np.zeros(n, np.float64)
-        self._tmp = (
+        # outputs of the core's step_one: rewards and done are scratch (the engine pays the
+        # learner itself); the illegal flags stay set (see core_flagged_illegal)
+        self._core_out = (
             np.zeros((n, C.MAX_PLAYERS), np.float32),
             np.zeros(n, np.bool_),
             np.zeros(n, np.bool_),
@@ -202,6 +204,13 @@ class SingleSeatGames:
         self._names.append(name)
         self._builtin.append(builtin)
         return len(self._acts) - 1
+
+    @property
+    def core_flagged_illegal(self) -> np.ndarray:
+        """bool [N]: slots in which the core ever refused an action as illegal. Never
+        expected: learner and opponent actions are checked first, random ones drawn from
+        the mask."""
+        return self._core_out[2]
 
     @property
     def opponent_names(self) -> list[str]:
@@ -320,7 +329,7 @@ class SingleSeatGames:
             kernel = K.run_serial if games.size < PARALLEL_MIN else K.run_parallel
             kernel(kernel_view(self.state), games, acts, self.learner, self.builtin,
                    self.opp_rng, self.alive_prev, self.trace, self.max_steps, self.status,
-                   obs, mask, self._tmp)  # fmt: skip
+                   obs, mask, self._core_out)  # fmt: skip
             games = np.flatnonzero(self.status == K.ST_EXTERNAL)
             if games.size:
                 acts = self._external_actions(games)

@@ -112,8 +112,8 @@ class NoirVectorEnv(VectorEnv):
             self.set_opponents(options.pop("opponents"))
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
+        obs, self._mask = self.games.reset(seed)  # checks the seed first
         super().reset(seed=seed)
-        obs, self._mask = self.games.reset(seed)
         return obs, self._step_infos()
 
     def step(

@@ -60,7 +60,8 @@ def _is_uniform_random(policy) -> bool:
 def _name_of(spec, policy) -> str:
     if isinstance(spec, str):
         return spec
-    return getattr(policy, "name", None) or type(policy).__name__
+    name = getattr(policy, "name", None) or getattr(policy, "__name__", None)
+    return str(name) if name else type(policy).__name__
 
 
 def _resolve_one(spec) -> tuple[Callable | None, str, bool]:

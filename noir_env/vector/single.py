@@ -50,7 +50,9 @@ class NoirEnv(gymnasium.Env):
         core_kwargs: dict | None = None,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            # TypeError, as for an unknown keyword: SB3's make_vec_env asks for "rgb_array"
+            # and, on TypeError, makes the env again without a render mode
+            raise TypeError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.games = SingleSeatGames(
             1, num_players, rules, opponents, None, learner_seat, max_steps,
             autoreset=False, core_kwargs=core_kwargs,
@@ -70,8 +72,8 @@ class NoirEnv(gymnasium.Env):
             self.games.set_opponents(options.pop("opponents"))
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
+        obs, mask = self.games.reset(seed)  # checks the seed first
         super().reset(seed=seed)
-        obs, mask = self.games.reset(seed)
         self._mask = mask[0]
         return obs[0], self._info()
 
