@@ -245,3 +245,78 @@ def test_long_random_run_never_illegal_invariants_hold():
         if k % 100 == 0:
             assert check_invariants(env.games.state) == []
     assert ends > 300 and not env.games.core_flagged_illegal.any()
+
+
+def test_sb3_vec_env_contract():
+    from noir_env.vector import make_sb3_vec_env
+
+    env = make_sb3_vec_env(3, num_players=(3, 4), seed=0)
+    env.seed(5)
+    obs = env.reset()
+    assert obs.shape == (3, OBS_SIZE) and list(env.games.game_seed) == [5, 6, 7]
+    masks = np.stack(env.env_method("action_masks"))
+    np.testing.assert_array_equal(masks, env.action_masks())
+    assert masks.dtype == np.bool_ and env.has_attr("action_masks")
+    assert env.env_method("action_masks", indices=[1])[0].shape == (NUM_ACTIONS,)
+    agent, done_seen = RandomAgent(0), False
+    while not done_seen:
+        obs, rew, dones, infos = env.step(agent.act(obs, env.action_masks()))
+        for i in np.flatnonzero(dones):
+            done_seen = True
+            info = infos[i]
+            assert info["terminal_observation"].shape == (OBS_SIZE,)
+            assert info["episode"]["r"] == rew[i] and info["episode"]["l"] >= 1
+            assert info["TimeLimit.truncated"] is False and info["result"] in (
+                "game_over",
+                "eliminated",
+            )
+
+
+def test_maskable_ppo_trains_on_sb3_vec_env():
+    from sb3_contrib import MaskablePPO
+
+    from noir_env.vector import make_sb3_vec_env
+
+    env = make_sb3_vec_env(16, num_players=(3, 4, 5, 6), seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=1, seed=0)
+    model.learn(total_timesteps=4096)
+    assert model.num_timesteps >= 4096 and len(model.ep_info_buffer) > 0
+
+
+def test_registered_single_seat_env():
+    import gymnasium as gym
+
+    import noir_env
+
+    env = gym.make(noir_env.ENV_ID, num_players=5, opponents="random", learner_seat=4)
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (OBS_SIZE,) and info["learner_seat"] == 4 and info["game_seed"] == 3
+    mask = env.unwrapped.action_masks()
+    np.testing.assert_array_equal(mask, info["action_mask"].astype(bool))
+    total, steps = 0.0, 0
+    while True:
+        action = env.action_space.sample(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        total, steps = total + reward, steps + 1
+        if terminated or truncated:
+            break
+    assert info["result"] in ("game_over", "eliminated") and info["episode_length"] == steps
+    assert not env.unwrapped.action_masks().any()
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
+    obs2, info2 = env.reset(seed=3)
+    np.testing.assert_array_equal(obs2, env.reset(seed=3)[0])
+    shown = gym.make(noir_env.ENV_ID, render_mode="ansi", learner_seat=0)
+    shown.reset(seed=1)
+    assert "player_0: money" in shown.render() and "your hand" in shown.render()
+
+
+@pytest.mark.filterwarnings("ignore:.*rgb_array")  # SB3 asks for it, then retries without
+def test_sb3_make_vec_env_over_the_registered_env():
+    from stable_baselines3.common.env_util import make_vec_env
+
+    env = make_vec_env("noir_env/Noir-v0", n_envs=2, seed=0, env_kwargs={"num_players": 3})
+    obs = env.reset()
+    masks = np.stack(env.env_method("action_masks"))
+    assert obs.shape == (2, OBS_SIZE) and masks.shape == (2, NUM_ACTIONS)
+    env.step(RandomAgent(0).act(obs, masks))

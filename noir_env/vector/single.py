@@ -106,6 +106,8 @@ class NoirEnv(gymnasium.Env):
         from ..noir_v0 import render_board  # the board text lives with the AEC env
 
         g = self.games
+        if g.state is None:
+            raise ValueError("call reset() before render()")
         text = render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
         if self.render_mode == "ansi":
             return text
