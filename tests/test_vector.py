@@ -3,11 +3,13 @@ rewards, autoreset, seeding, opponents, SB3 / MaskablePPO, the registered single
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 
 from agents import RandomAgent
-from noir_env import noir_v0
+from noir_env import core, noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 from noir_env.vector.engine import SingleSeatGames
@@ -320,3 +322,62 @@ def test_sb3_make_vec_env_over_the_registered_env():
     masks = np.stack(env.env_method("action_masks"))
     assert obs.shape == (2, OBS_SIZE) and masks.shape == (2, NUM_ACTIONS)
     env.step(RandomAgent(0).act(obs, masks))
+
+
+NO_ASK_ALL = "ask_all" not in inspect.signature(core.init).parameters
+
+
+@pytest.mark.skipif(NO_ASK_ALL, reason="needs rules-v1 ask_all")
+def test_selfplay_per_seat_returns_sum_to_zero():
+    """Every seat's decisions from the caller; per-seat rewards sum to zero per game, each
+    seat's episode ends once, and (where noir_v0 has ask_all) they equal noir_v0's."""
+    from noir_env.vector import make_selfplay_env
+
+    n_games = 16
+    env = make_selfplay_env(n_games, num_players=(3, 4, 5, 6), seed=0, max_steps=400)
+    obs, infos = env.reset()
+    agent, games = RandomAgent(0), []
+    actions = [[] for _ in range(n_games)]
+    totals = np.zeros((n_games, 6))
+    done_count = np.zeros((n_games, 6), np.int64)
+    while len(games) < 40:
+        seat, mask = infos["seat"], infos["action_mask"]
+        assert ((seat >= 0) & (seat < infos["num_players"])).all() and mask.any(1).all()
+        act = agent.act(obs, mask)
+        for i in range(n_games):
+            actions[i].append(int(act[i]))
+        obs, rewards, terminated, truncated, infos = env.step(act)
+        totals += rewards
+        done_count += infos["seat_done"]
+        for i in np.flatnonzero(terminated | truncated):
+            final = infos["final_info"]
+            n = int(final["num_players"][i])
+            np.testing.assert_allclose(final["returns"][i], totals[i], atol=1e-6)
+            assert abs(totals[i].sum()) < 1e-5 and (done_count[i, :n] == 1).all()
+            assert infos["final_obs"][i].shape == (n, OBS_SIZE)
+            games.append((int(final["game_seed"][i]), n, actions[i], totals[i, :n].copy()))
+            totals[i], done_count[i], actions[i] = 0.0, 0, []
+    if "ask_all" in inspect.signature(noir_v0.raw_env.__init__).parameters:
+        for seed, n, acts, returns in games[:10]:
+            e = noir_v0.raw_env(num_players=n, max_steps=400, ask_all=True)
+            e.reset(seed=seed)
+            got = dict.fromkeys(e.possible_agents, 0.0)
+            for a in acts:
+                while e.terminations[e.agent_selection] or e.truncations[e.agent_selection]:
+                    e.step(None)
+                e.step(a)
+                for agent_name, r in e.rewards.items():
+                    got[agent_name] += r
+            np.testing.assert_allclose(list(got.values()), returns, atol=1e-6)
+
+
+@pytest.mark.skipif(NO_ASK_ALL, reason="needs rules-v1 ask_all")
+def test_selfplay_bad_action_changes_nothing():
+    from noir_env.vector import make_selfplay_env
+
+    env = make_selfplay_env(3, seed=1)
+    obs, infos = env.reset()
+    before = env.state.copy()
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(np.argmin(infos["action_mask"], axis=1))
+    assert env.state.tobytes() == before.tobytes()

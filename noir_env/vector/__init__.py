@@ -5,7 +5,9 @@
 - `make_sb3_vec_env(num_envs, ...)`: the same as a Stable-Baselines3 VecEnv with
   `action_masks()`, for sb3-contrib's MaskablePPO (`sb3`; needs the `train` extra).
 - `NoirEnv`: the single-seat Gymnasium env registered as "noir_env/Noir-v0" (`single`).
-- `SingleSeatGames`: the batched engine all three share (`engine`).
+- `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
+  supplied by the caller, rewards per seat (`selfplay`).
+- `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).
 
 Modules load on first use: importing `noir_env.vector` compiles nothing and imports neither
 Stable-Baselines3 nor torch.
@@ -22,6 +24,8 @@ _EXPORTS = {
     "NoirSB3VecEnv": "sb3",
     "NoirEnv": "single",
     "SingleSeatGames": "engine",
+    "make_selfplay_env": "selfplay",
+    "SelfPlayEnv": "selfplay",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -69,6 +69,42 @@ def check_player_counts(num_players: int | Iterable[int]) -> np.ndarray:
     return np.unique(counts).astype(np.int8)
 
 
+def draw(seeds: np.ndarray, salt: np.uint64, k: np.ndarray | int) -> np.ndarray:
+    """uint64 draws in 0..k-1 keyed by each game's seed and a salt (one salt per use)."""
+    return splitmix64(seeds.astype(np.uint64) ^ salt) % np.asarray(k, np.uint64)
+
+
+class SeedStreams:
+    """The game seeds of N slots: after `restart(s)` slot i's first game has the seed s + i
+    (as `core.init(seeds=s)`), its later games seeds from a splitmix stream keyed by s + i,
+    so a slot's games never depend on the number of slots."""
+
+    def __init__(self, num_slots: int):
+        self.num_slots = num_slots
+        self.base = 0
+        self.dealt = np.zeros(num_slots, np.int64)  # games dealt so far in each slot
+        self.started = False
+
+    def restart(self, seed: int | None) -> None:
+        """Start every stream again from `seed` (None: fresh entropy)."""
+        limit = SEED_LIMIT - self.num_slots
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % limit)
+        elif not 0 <= int(seed) < limit:
+            raise ValueError(f"seed must be in 0..2**62 - num_envs, got {seed}")
+        self.base = int(seed)
+        self.dealt[:] = 0
+        self.started = True
+
+    def next(self, slots: np.ndarray) -> np.ndarray:
+        """int64 [E]: the next game seed of each slot in `slots` (advancing its stream)."""
+        first = np.uint64(self.base) + slots.astype(np.uint64)
+        k = self.dealt[slots].astype(np.uint64)
+        later = splitmix64(splitmix64(first) + k) >> np.uint64(2)  # < 2**62
+        self.dealt[slots] += 1
+        return np.where(k == 0, first, later).astype(np.int64)
+
+
 @dataclass
 class Ended:
     """The learner episodes that ended in one step, one row per game in `games`."""
@@ -156,7 +192,7 @@ class SingleSeatGames:
         self.alive_prev = np.ones((n, C.MAX_PLAYERS), np.int8)
         self.status = np.zeros(n, np.int8)
         self.game_seed = np.zeros(n, np.int64)
-        self.episode = np.zeros(n, np.int64)
+        self.seeds = SeedStreams(n)
         self.episode_length = np.zeros(n, np.int32)
         self.episode_start = np.zeros(n, np.float64)
         # outputs of the core's step_one: rewards and done are scratch (the engine pays the
@@ -166,7 +202,6 @@ class SingleSeatGames:
             np.zeros(n, np.bool_),
             np.zeros(n, np.bool_),
         )
-        self.base_seed = 0
         self.trace = np.zeros((n, self.max_steps if record else 0), np.int16)
 
     # --- settings -------------------------------------------------------------------------
@@ -226,13 +261,8 @@ class SingleSeatGames:
         if seed is None:
             seed = self.seed  # the constructor's seed applies to the first reset only
         self.seed = None
-        if seed is not None and not 0 <= int(seed) < SEED_LIMIT - self.num_envs:
-            raise ValueError(f"seed must be in 0..2**62 - num_envs, got {seed}")
-        if seed is not None or self.state is None:
-            if seed is None:
-                seed = int(np.random.SeedSequence().entropy % (SEED_LIMIT - self.num_envs))
-            self.base_seed = int(seed)
-            self.episode[:] = 0
+        if seed is not None or not self.seeds.started:
+            self.seeds.restart(seed)  # checks the seed
             self.state = allocate(self.num_envs)  # every slot is dealt below
         # else: each slot's seed stream goes on with its next game
         obs = np.empty((self.num_envs, OBS_SIZE), np.float32)
@@ -240,33 +270,25 @@ class SingleSeatGames:
         self._deal(self._all, obs, mask)
         return obs, mask
 
-    def _episode_seeds(self, games: np.ndarray) -> np.ndarray:
-        first = np.uint64(self.base_seed) + games.astype(np.uint64)
-        k = self.episode[games].astype(np.uint64)
-        later = splitmix64(splitmix64(first) + k) >> np.uint64(2)  # < 2**62
-        return np.where(k == 0, first, later).astype(np.int64)
-
     def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """New games in slots `games`, advanced to the learner's first decision. A game
         that ends before the learner ever acts is dealt again (next seed of the slot)."""
         for _ in range(MAX_REDEALS):
             if not games.size:
                 return
-            seeds = self._episode_seeds(games)
-            self.episode[games] += 1
-            u = seeds.astype(np.uint64)
+            seeds = self.seeds.next(games)
             counts = self.player_counts
-            nps = counts[splitmix64(u ^ _SALT_PLAYERS) % np.uint64(counts.size)].astype(np.int8)
+            nps = counts[draw(seeds, _SALT_PLAYERS, counts.size)]
             fresh = core.init(games.size, nps, self.rules, seeds=seeds, **self.core_kwargs)
             self.state[games] = fresh
             if self.learner_seat >= 0:
                 self.learner[games] = self.learner_seat
             else:
-                self.learner[games] = splitmix64(u ^ _SALT_SEAT) % nps.astype(np.uint64)
-            draws = (splitmix64(u ^ _SALT_OPPONENT) >> np.uint64(11)) * (1.0 / 2**53)
-            self.opponent[games] = self._mix_index[self._mix.draw(draws)]
+                self.learner[games] = draw(seeds, _SALT_SEAT, nps)
+            uniforms = draw(seeds, _SALT_OPPONENT, 2**53) * (1.0 / 2**53)
+            self.opponent[games] = self._mix_index[self._mix.draw(uniforms)]
             self.builtin[games] = np.array(self._builtin, np.bool_)[self.opponent[games]][:, None]
-            self.opp_rng[games] = splitmix64(u ^ _SALT_RNG) | np.uint64(1)
+            self.opp_rng[games] = splitmix64(seeds.astype(np.uint64) ^ _SALT_RNG) | np.uint64(1)
             self.game_seed[games] = seeds
             self.episode_length[games] = 0
             self.episode_start[games] = time.perf_counter()

@@ -54,13 +54,15 @@ _FINAL_KEYS = (
 )
 
 
-def final_info(ended: Ended, num_envs: int) -> dict[str, np.ndarray]:
-    """Gymnasium's dict-of-arrays form of the ended episodes' information: each key an
-    array over all slots, `_key` marking the slots it is set for."""
+def final_info(
+    ended: Ended, num_envs: int, keys: tuple[str, ...] = _FINAL_KEYS
+) -> dict[str, np.ndarray]:
+    """Gymnasium's dict-of-arrays form of the ended episodes' information (`keys` of
+    `ended`): each key an array over all slots, `_key` marking the slots it is set for."""
     mark = np.zeros(num_envs, np.bool_)
     mark[ended.games] = True
     info: dict[str, np.ndarray] = {}
-    for key in _FINAL_KEYS:
+    for key in keys:
         values = getattr(ended, key)
         full = np.zeros((num_envs, *values.shape[1:]), values.dtype)
         if values.dtype == object:
