@@ -150,9 +150,11 @@ def test_reset_seed_reproducible_and_slots_independent_of_n():
     a = run_slots(make(3), steps=200, seed=7)
     b = run_slots(make(3), steps=200, seed=7)
     one = run_slots(make(1), steps=200, seed=7)
+    reused = run_slots(make_vector_env(3, num_players=(3, 4, 5), max_steps=300, copy=False), 200, 7)
     shifted = run_slots(make(2), steps=200, seed=8)  # its slot 0 is slot 1 above
-    for x, y in zip(a, b, strict=True):
+    for x, y, z in zip(a, b, reused, strict=True):
         assert_same_slot(x, y)
+        assert_same_slot(x, z)
     assert_same_slot(a[0], one[0])
     assert_same_slot(a[1], shifted[0])
     ended = [f for _, _, f in a[0] if f is not None]

@@ -149,7 +149,9 @@ class SingleSeatGames:
     which a game is truncated (as noir_v0). autoreset: deal an ended game again in the same
     step. core_kwargs: extra keywords for `core.init`. record: keep every decision of each
     game, so that an ended episode carries its game as a noir_v0 history (`Ended.history`,
-    for `noir_v0.replay`).
+    for `noir_v0.replay`). copy: return new observation and mask arrays at every step
+    (False: the same two buffers, overwritten by the next step; saves writing fresh memory,
+    about a tenth of a step at large N).
     """
 
     def __init__(
@@ -164,6 +166,7 @@ class SingleSeatGames:
         autoreset: bool = True,
         core_kwargs: dict | None = None,
         record: bool = False,
+        copy: bool = True,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
@@ -203,6 +206,8 @@ class SingleSeatGames:
             np.zeros(n, np.bool_),
         )
         self.trace = np.zeros((n, self.max_steps if record else 0), np.int16)
+        self.copy = bool(copy)
+        self._buffers: tuple[np.ndarray, np.ndarray] | None = None
 
     # --- settings -------------------------------------------------------------------------
     def _check_seat(self, learner_seat: str | int) -> int:
@@ -265,8 +270,7 @@ class SingleSeatGames:
             self.seeds.restart(seed)  # checks the seed
             self.state = allocate(self.num_envs)  # every slot is dealt below
         # else: each slot's seed stream goes on with its next game
-        obs = np.empty((self.num_envs, OBS_SIZE), np.float32)
-        mask = np.zeros((self.num_envs, NUM_ACTIONS), np.int8)
+        obs, mask = self._outputs()
         self._deal(self._all, obs, mask)
         return obs, mask
 
@@ -306,8 +310,7 @@ class SingleSeatGames:
         an action is not legal (or an ended episode was not reset, without autoreset)."""
         acts = self._check_actions(actions)
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), np.float32)
-        mask = np.zeros((n, NUM_ACTIONS), np.int8)
+        obs, mask = self._outputs()
         self._run(self._all, acts, obs, mask)
         self.episode_length += 1
         reward = np.zeros(n, np.float32)
@@ -321,9 +324,19 @@ class SingleSeatGames:
             terminated[games] = ended.terminated
             truncated[games] = ~ended.terminated
             obs[games] = ended.final_obs
+            mask[games] = 0  # no decision left (dealt again below with autoreset)
             if self.autoreset:
                 self._deal(games, obs, mask)
         return StepOut(obs, mask, reward, terminated, truncated, ended)
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
+        shapes = ((self.num_envs, OBS_SIZE), (self.num_envs, NUM_ACTIONS))
+        if self.copy:
+            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
+        if self._buffers is None:
+            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
+        return self._buffers
 
     def _check_actions(self, actions) -> np.ndarray:
         if self.state is None:

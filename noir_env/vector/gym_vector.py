@@ -90,10 +90,11 @@ class NoirVectorEnv(VectorEnv):
         max_steps: int = 10_000,
         episode_statistics: bool = True,
         core_kwargs: dict | None = None,
+        copy: bool = True,
     ):
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-            autoreset=True, core_kwargs=core_kwargs,
+            autoreset=True, core_kwargs=core_kwargs, copy=copy,
         )  # fmt: skip
         self.num_envs = self.games.num_envs
         self.episode_statistics = bool(episode_statistics)
@@ -186,6 +187,7 @@ def make_vector_env(
     max_steps: int = 10_000,
     episode_statistics: bool = True,
     core_kwargs: dict | None = None,
+    copy: bool = True,
 ) -> NoirVectorEnv:
     """A Gymnasium VectorEnv of `num_envs` NOIR games, the learner in one seat of each.
 
@@ -194,9 +196,11 @@ def make_vector_env(
     or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
     fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: game
     decisions before truncation (as noir_v0). episode_statistics: add `episode` infos.
-    core_kwargs: extra keywords for `core.init`.
+    core_kwargs: extra keywords for `core.init`. copy: new observation and mask arrays
+    at every step (False: two buffers overwritten by the next step, as Gymnasium's
+    SyncVectorEnv(copy=False); faster at large N).
     """
     return NoirVectorEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-        episode_statistics, core_kwargs,
+        episode_statistics, core_kwargs, copy,
     )  # fmt: skip

@@ -54,8 +54,8 @@ class NoirSB3VecEnv(VecEnv):
     ):
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-            autoreset=True, core_kwargs=core_kwargs,
-        )  # fmt: skip
+            autoreset=True, core_kwargs=core_kwargs, copy=True,
+        )  # fmt: skip  # copy: SB3 keeps the last observation while it steps again
         self.render_mode = None
         super().__init__(
             self.games.num_envs, noir_spaces.observation_space(), noir_spaces.action_space()
