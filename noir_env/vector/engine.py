@@ -186,7 +186,6 @@ class SingleSeatGames:
         self.set_opponents(opponents)
 
         self._all = np.arange(n, dtype=np.int64)
-        self._serial = n < PARALLEL_MIN
         self.state = None
         self.learner = np.zeros(n, np.int64)
         self.opponent = np.zeros(n, np.int16)  # index into self._acts of each game
