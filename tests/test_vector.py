@@ -310,6 +310,8 @@ def test_registered_single_seat_env():
         env.step(0)
     obs2, info2 = env.reset(seed=3)
     np.testing.assert_array_equal(obs2, env.reset(seed=3)[0])
+    vec = gym.make_vec(noir_env.ENV_ID, num_envs=3, num_players=3)  # the batched VectorEnv
+    assert type(vec).__name__ == "NoirVectorEnv" and vec.reset(seed=0)[0].shape == (3, OBS_SIZE)
     shown = gym.make(noir_env.ENV_ID, render_mode="ansi", learner_seat=0)
     shown.reset(seed=1)
     assert "player_0: money" in shown.render() and "your hand" in shown.render()
@@ -383,3 +385,32 @@ def test_selfplay_bad_action_changes_nothing():
     with pytest.raises(ValueError, match="illegal action"):
         env.step(np.argmin(infos["action_mask"], axis=1))
     assert env.state.tobytes() == before.tobytes()
+
+
+def test_maskable_ppo_beats_random_opponents():
+    """A short training run that learns: MaskablePPO on make_sb3_vec_env (4 players, random
+    opponents) wins clearly more often than the 1-in-4 of a random seat. Measured at this
+    seed: 0.48 after 32k learner steps (0.37-0.62 in other runs); random play: 0.27."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from noir_env.vector import make_sb3_vec_env
+
+    torch.set_num_threads(1)  # small network: threads only add contention
+    env = make_sb3_vec_env(16, num_players=4, opponents="random", seed=0)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=4, learning_rate=1e-3,
+        ent_coef=0.01, gamma=0.999, seed=0,
+    )  # fmt: skip
+    model.learn(total_timesteps=32_768)
+    evaluation = make_vector_env(50, num_players=4, opponents="random", seed=123)
+    obs, infos = evaluation.reset()
+    won: list[bool] = []
+    while len(won) < 300:
+        masks = infos["action_mask"].astype(bool)
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=False)
+        obs, _, terminated, truncated, infos = evaluation.step(actions)
+        ended = terminated | truncated
+        won += infos["final_info"]["learner_won"][ended].tolist() if ended.any() else []
+    rate = float(np.mean(won[:300]))
+    assert rate > 0.35, f"win rate {rate:.3f} against random opponents"
