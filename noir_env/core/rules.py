@@ -23,6 +23,7 @@ _BANK_TRIGGERS = {
 _POKER_BOXED = {"never": 0, "after_countdown": 1, "always": 2}
 _STEP_ORDERS = ("noirburg", "prep_first")
 _HIDEOUT_ATTACKS = ("breach", "raze_first")
+_WINDOW_STEPS = tuple(C.STEP_NAMES[: C.ST_END])  # a window before the end is R5.2(b)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ class Rules:
     countdown_starts_next_turn: bool = True  # R6.3: first token at the end of the NEXT turn
     attack_window: bool = True  # R5.2(a): reaction window after each attack declaration
     end_turn_window: bool = True  # R5.2(b): reaction window at the end of each turn
+    # R5.2(d): a reaction window opens before each of these turn steps (C.STEP_NAMES)
+    step_windows: tuple[str, ...] = ("attack",)
+    hideout_gangsters_attack: bool = True  # R3.1: gangsters on the Hideout may attack
+    poker_all_in: bool = False  # R5.8: a player with 1 coin stakes it (else needs 2)
+    unplaced_discard_weakest: bool = False  # R4.2: returning gangsters placed strongest first
 
     def __post_init__(self) -> None:
         checks = [
@@ -74,6 +80,12 @@ class Rules:
             raise ValueError(f"Rules.countdown_tokens={self.countdown_tokens} must be in 1..100")
         if self.money_win_threshold is not None and len(self.money_win_threshold) != 4:
             raise ValueError("Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players)")
+        unknown = [w for w in self.step_windows if w not in _WINDOW_STEPS]
+        if isinstance(self.step_windows, str) or unknown:
+            raise ValueError(
+                f"Rules.step_windows={self.step_windows!r}: a tuple of step names from "
+                f"{_WINDOW_STEPS}"
+            )
 
     def replace(self, **changes) -> Rules:
         """A copy with some fields changed (`Rules.replace(end_turn_window=False)`)."""
@@ -111,6 +123,10 @@ class Rules:
             cd_next_turn=int(self.countdown_starts_next_turn),
             attack_window=int(self.attack_window),
             end_turn_window=int(self.end_turn_window),
+            step_windows=sum(1 << C.STEP_NAMES.index(w) for w in set(self.step_windows)),
+            hideout_attackers=int(self.hideout_gangsters_attack),
+            poker_all_in=int(self.poker_all_in),
+            discard_weakest=int(self.unplaced_discard_weakest),
         )
 
 
@@ -140,6 +156,10 @@ class RulesK(NamedTuple):
     cd_next_turn: int
     attack_window: int
     end_turn_window: int
+    step_windows: int  # bit ST_* set: a window opens before that step
+    hideout_attackers: int
+    poker_all_in: int
+    discard_weakest: int
 
 
 @njit(cache=True)
@@ -159,6 +179,7 @@ NOIRBROUGH = Rules(
     poker_boxed="never",
     countdown_on_bank="empty",
     countdown_starts_next_turn=False,
+    hideout_gangsters_attack=False,
 )
 ORIGINAL = Rules(
     name="original",
@@ -171,8 +192,9 @@ ORIGINAL = Rules(
     hideout_attack="raze_first",
     destroy_strict=True,
     turncoat_casino_for_4=False,
-    turncoat_hidden=False,
     poker_first_round=True,
+    poker_all_in=True,
+    unplaced_discard_weakest=True,
     poker_boxed="never",
     money_win_threshold=(30, 35, 40, 45),
     trophy_points=15,
@@ -218,9 +240,14 @@ def rules_from_row(row) -> dict:
     return {name: int(v) for name, v in zip(RULE_FIELDS, row, strict=True)}
 
 
+_THR = RULE_FIELDS.index("money_thr_3")
+assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"]
+
+
 @njit(cache=True)
 def rules_of(s, i):
-    """Game i's rules as a RulesK (built from its row of `s.rules`)."""
+    """Game i's rules as a RulesK (built from its row of `s.rules`; the order of the
+    NamedTuple's fields, with the four money thresholds at the row's end)."""
     a = s[i].rules
     return RulesK(
         np.int64(a[0]),
@@ -236,7 +263,7 @@ def rules_of(s, i):
         np.int64(a[10]),
         np.int64(a[11]),
         np.int64(a[12]),
-        (np.int64(a[22]), np.int64(a[23]), np.int64(a[24]), np.int64(a[25])),
+        (np.int64(a[26]), np.int64(a[27]), np.int64(a[28]), np.int64(a[29])),
         np.int64(a[13]),
         np.int64(a[14]),
         np.int64(a[15]),
@@ -246,4 +273,8 @@ def rules_of(s, i):
         np.int64(a[19]),
         np.int64(a[20]),
         np.int64(a[21]),
+        np.int64(a[22]),
+        np.int64(a[23]),
+        np.int64(a[24]),
+        np.int64(a[25]),
     )

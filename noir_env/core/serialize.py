@@ -18,11 +18,10 @@ from .rules import NOIRBURG, RULE_FIELDS, get_rules, rules_from_row, rules_row, 
 from .state import State, allocate, check_state
 from .validate import game_problems
 
-FORMAT = "noir-state/1"
+FORMAT = "noir-state/2"  # /2: rules v1 (reaction queue, known cards, ask_all)
 PHASES = [p.name for p in sorted(C.Phase)]
 STEPS = ["tribute", "move_gangsters", "attack", "deploy", "move_hideout", "discard", "draw", "end"]
 PLAYS = C.PLAY_NAMES
-CHAINS = ["none", "cancel_attack", "kidnap"]
 
 
 def _powers(counts) -> list[int]:
@@ -93,6 +92,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
                     if g.biz[q, t]
                 ],
                 "hidden": _powers(g.hidden[q]),
+                "known": _cards(g.known[q]),
                 "trophies": int(g.trophies[q]),
                 "kills": int(g.kills[q]),
             }
@@ -138,18 +138,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
             "passes_left": int(g.win_left),
             "return_phase": PHASES[g.win_ret],
         },
-        "police": None
-        if g.chain_mode == C.CHAIN_NONE
-        else {
-            "mode": CHAINS[g.chain_mode],
-            "standing": bool(g.chain_live),
-            "player": int(g.chain_player),
-            "target": int(g.chain_tp),
-            "slot": int(g.chain_ts),
-        },
-        "drivebys": [
-            [q, t, int(g.db[q, t])] for q in range(n) for t in range(C.NUM_SLOTS) if g.db[q, t]
-        ],
+        "queue": [_queued(g, k) for k in range(g.rq_n)],
         "reaction": {"kind": PLAYS[g.rt_kind], "return_phase": PHASES[g.rt_ret]},
         "countdown": {
             "started": bool(g.cd_on),
@@ -161,10 +150,43 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
             "winners": [q for q in range(n) if g.winners[q]],
             "reason": C.WIN_REASONS[g.win_reason],
         },
+        "ask_all": bool(g.ask_all),
         "rng": f"0x{int(g.rng):016x}",
         "steps": int(g.steps),
         "log": {"n": int(g.log_n), "events": g.log.tolist()},
     }
+
+
+def _queued(g, k: int) -> dict[str, Any]:
+    kind = int(g.rq_kind[k])
+    entry = {
+        "kind": C.QUEUE_NAMES[kind],
+        "player": int(g.rq_player[k]),
+        "target": int(g.rq_tp[k]),
+        "at": _slot_name(g.rq_ts[k]),
+    }
+    if kind == C.RQ_DRIVEBY:
+        entry["dice"] = int(g.rq_dice[k])
+    else:
+        entry["standing"] = bool(g.rq_standing[k])
+    return entry
+
+
+def _load_queue(g, queue) -> None:
+    if not isinstance(queue, list) or len(queue) > C.QUEUE_LEN:
+        raise ValueError(f"queue must be a list of at most {C.QUEUE_LEN} entries")
+    for k, e in enumerate(queue):
+        what = f"queue[{k}]"
+        kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{what}.kind") + 1
+        g.rq_kind[k] = kind
+        g.rq_player[k] = int(e["player"])
+        g.rq_tp[k] = int(e["target"])
+        g.rq_ts[k] = _slot_id(e.get("at", 0), f"{what}.at")
+        if kind == C.RQ_DRIVEBY:
+            g.rq_dice[k] = int(e.get("dice", 1))
+        else:
+            g.rq_standing[k] = int(e.get("standing", True))
+    g.rq_n = len(queue)
 
 
 def state_from_dict(d: dict[str, Any]) -> State:
@@ -173,6 +195,9 @@ def state_from_dict(d: dict[str, Any]) -> State:
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
+    old = {"police", "drivebys"} & set(d)
+    if old:
+        raise ValueError(f"{sorted(old)}: replaced by 'queue' in {FORMAT} (docs/STATE.md)")
     s = allocate(1)
     g = s[0]
     n = d.get("num_players")
@@ -227,6 +252,7 @@ def _load_player(g, q: int, pd: dict) -> None:
         g.biz[q, t] = inc
         g.biz_g[q, t] = _counts(b.get("gangsters", []), f"{what}.businesses[{k}]")
     g.hidden[q] = _counts(pd.get("hidden", []), f"{what}.hidden")
+    g.known[q] = _card_counts(pd.get("known", {}), f"{what}.known")
     g.trophies[q] = int(pd.get("trophies", 0))
     g.kills[q] = int(pd.get("kills", 0))
 
@@ -262,15 +288,8 @@ def _load_turn(g, d: dict, n: int) -> None:
         g.win_owner = int(win.get("owner", g.active))
         g.win_left = int(win.get("passes_left", n))
         g.win_ret = _enum(win.get("return_phase", "reaction_window"), PHASES, "return_phase")
-    pol = d.get("police")
-    if pol:
-        g.chain_mode = _enum(pol["mode"], CHAINS, "police.mode")
-        g.chain_live = int(pol.get("standing", True))
-        g.chain_player = int(pol["player"])
-        g.chain_tp = int(pol.get("target", 0))
-        g.chain_ts = int(pol.get("slot", 0))
-    for q, t, k in d.get("drivebys", []):
-        g.db[q, t] = k
+    _load_queue(g, d.get("queue", []))
+    g.ask_all = int(bool(d.get("ask_all", False)))
     rt = d.get("reaction", {})
     g.rt_kind = _enum(rt.get("kind", "poker_night"), PLAYS, "reaction.kind")
     g.rt_ret = _enum(rt.get("return_phase", "mulligan"), PHASES, "reaction.return_phase")
