@@ -11,8 +11,4 @@ from .district_heuristic import DistrictHeuristicAgent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
 
-<<<<<<< HEAD
-__all__ = ["DistrictHeuristicAgent", "RandomAgent"]
-=======
-__all__ = ["RandomAgent", "load", "names"]
->>>>>>> vector
+__all__ = ["DistrictHeuristicAgent", "RandomAgent", "load", "names"]
