@@ -90,7 +90,8 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
         raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
     cfg = data["config"]
     net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]))
-    net.load_state_dict({k: v.float() if k != "obs_count" else v for k, v in data["state_dict"].items()})
+    state = data["state_dict"]
+    net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
     net.eval()
     return net
 

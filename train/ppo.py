@@ -75,6 +75,7 @@ class Args:
     eval_interval: int = 25
     """updates between evaluations (0: only at the end)"""
     eval_games: int = 400
+    """games per evaluation (0: no evaluation)"""
     eval_opponents: str = "random"
     """opponent name the evaluation plays against (all other seats)"""
     eval_players: int = 4
@@ -95,8 +96,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
         if f.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
-                                help=help_text)  # fmt: skip
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=f.default, help=help_text
+            )
         else:
             kind = {"int": int, "float": float, "str": str}[f.type]
             parser.add_argument(flag, type=kind, default=f.default, help=help_text)
@@ -120,7 +122,7 @@ def _field_docs() -> dict[str, str]:
 
 # --- the league: opponents drawn per game ------------------------------------------------------
 def parse_league(spec: str) -> dict[str, float]:
-    """"random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0)."""
+    """ "random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0)."""
     out: dict[str, float] = {}
     for part in spec.split(","):
         name, _, weight = part.strip().partition(":")
@@ -165,8 +167,9 @@ def snapshot(net: PolicyNet) -> PolicyNet:
 def evaluate(net: PolicyNet, opponents: str, players: int, games: int, rules: str, seed: int):
     """Win rate of the greedy policy over `games` games against `opponents` in every other
     seat (learner seat rotating with the seed): (win rate, 95% half-width)."""
-    envs = make_vector_env(min(games, 256), num_players=players, rules=rules,
-                           opponents=opponents, seed=seed)  # fmt: skip
+    envs = make_vector_env(
+        min(games, 256), num_players=players, rules=rules, opponents=opponents, seed=seed
+    )
     agent = PPOAgent(net=net, greedy=True)
     obs, info = envs.reset(seed=seed)
     wins = played = 0
@@ -222,8 +225,13 @@ def train(args: Args) -> Path:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(run_dir))
-    envs = make_vector_env(args.num_envs, num_players=players, rules=args.rules,
-                           opponents=league_mix(weights, snapshots, args.seed), seed=args.seed)  # fmt: skip
+    envs = make_vector_env(
+        args.num_envs,
+        num_players=players,
+        rules=args.rules,
+        opponents=league_mix(weights, snapshots, args.seed),
+        seed=args.seed,
+    )
     # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
     obs_np, info = envs.reset(seed=args.seed + 7919 * start_update)
     next_obs = torch.as_tensor(obs_np)
@@ -303,9 +311,9 @@ def train(args: Args) -> Path:
                     -mb_adv * ratio, -mb_adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
                 ).mean()
                 v_clipped = b_val[mb] + (value - b_val[mb]).clamp(-args.clip_coef, args.clip_coef)
-                v_loss = 0.5 * torch.max(
-                    (value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2
-                ).mean()
+                v_loss = (
+                    0.5 * torch.max((value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
+                )
                 entropy = dist.entropy().mean()
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
@@ -315,7 +323,7 @@ def train(args: Args) -> Path:
                 with torch.no_grad():
                     stats["approx_kl"] = float(((ratio - 1) - (logp - b_logp[mb])).mean())
                     stats["clipfrac"] = float(((ratio - 1).abs() > args.clip_coef).float().mean())
-                stats.update(pg_loss=float(pg_loss), v_loss=float(v_loss), entropy=float(entropy))
+                stats.update(pg_loss=pg_loss.item(), v_loss=v_loss.item(), entropy=entropy.item())
             if args.target_kl and stats["approx_kl"] > args.target_kl:
                 break
 
@@ -366,14 +374,25 @@ def train(args: Args) -> Path:
 
 
 def _evaluate_and_log(net, args: Args, update, global_step, elapsed, writer, eval_file) -> None:
+    if args.eval_games <= 0:
+        return
     for name in args.eval_opponents.split(","):
-        rate, ci = evaluate(net, name, args.eval_players, args.eval_games, args.rules,
-                            seed=10_000_000)  # fmt: skip
+        rate, ci = evaluate(
+            net, name, args.eval_players, args.eval_games, args.rules, seed=10_000_000
+        )
         writer.add_scalar(f"eval/win_rate_vs_{name}", rate, global_step)
         with eval_file.open("a", newline="") as f:
             csv.writer(f).writerow(
-                [update, global_step, round(elapsed, 1), name, args.eval_players,
-                 args.eval_games, round(rate, 4), round(ci, 4)]  # fmt: skip
+                [
+                    update,
+                    global_step,
+                    round(elapsed, 1),
+                    name,
+                    args.eval_players,
+                    args.eval_games,
+                    round(rate, 4),
+                    round(ci, 4),
+                ]
             )
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
 
