@@ -7,7 +7,8 @@ from noir_env._numba_cache import configure as _configure_numba_cache
 
 _configure_numba_cache()  # before any kernel module is imported
 
+from .district_heuristic import DistrictHeuristicAgent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
 
-__all__ = ["RandomAgent", "load", "names"]
+__all__ = ["DistrictHeuristicAgent", "RandomAgent", "load", "names"]

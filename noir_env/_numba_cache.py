@@ -16,7 +16,7 @@ import numba
 _ROOT = pathlib.Path(__file__).parent
 _SOURCES = [
     p
-    for folder in (_ROOT / "core", _ROOT / "vector", _ROOT.parent / "agents")
+    for folder in (_ROOT / "core", _ROOT / "district", _ROOT / "vector", _ROOT.parent / "agents")
     for p in sorted(folder.glob("*.py"))
     if "@njit" in p.read_text()
 ]
