@@ -426,3 +426,19 @@ def test_maskable_ppo_beats_random_opponents():
         won += infos["final_info"]["learner_won"][ended].tolist() if ended.any() else []
     rate = float(np.mean(won[:300]))
     assert rate > 0.35, f"win rate {rate:.3f} against random opponents"
+
+
+def test_set_opponents_forgets_policies_no_game_uses():
+    """A league sets new snapshot policies again and again: the old ones are let go."""
+    env = make_vector_env(4, seed=0)
+    obs, infos = env.reset()
+    for k in range(50):
+        newest = lambda obs, mask, k=k: RandomAgent(k).act(obs, mask)  # noqa: E731
+        env.set_opponents([(newest, 0.5), (RandomAgent(k), 0.5)])
+    assert sorted(env.games.opponent_names) == ["<lambda>", "RandomAgent", "random"]
+    agent = RandomAgent(0)
+    for _ in range(300):
+        obs, _, _, _, infos = env.step(agent.act(obs, infos["action_mask"]))
+    env.set_opponents("random")
+    assert set(env.games.opponent_names) <= {"random", "<lambda>", "RandomAgent"}
+    assert (env.games.opponent < len(env.games.opponent_names)).all()

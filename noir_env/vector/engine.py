@@ -187,7 +187,6 @@ class SingleSeatGames:
         self._acts: list = []  # every policy ever set; games keep an index into it
         self._names: list[str] = []
         self._builtin: list[bool] = []
-        self.set_opponents(opponents)
 
         self._all = np.arange(n, dtype=np.int64)
         self.state = None
@@ -211,6 +210,7 @@ class SingleSeatGames:
         self.trace = np.zeros((n, self.max_steps if record else 0), np.int16)
         self.copy = bool(copy)
         self._buffers: tuple[np.ndarray, np.ndarray] | None = None
+        self.set_opponents(opponents)
 
     # --- settings -------------------------------------------------------------------------
     def _check_seat(self, learner_seat: str | int) -> int:
@@ -236,6 +236,23 @@ class SingleSeatGames:
             index.append(self._policy_index(act, name, bool(builtin)))
         self._mix = mix
         self._mix_index = np.array(index, np.int16)
+        self._drop_unused_policies()
+
+    def _drop_unused_policies(self) -> None:
+        """Forget policies neither the mix nor a game in progress uses (a league sets new
+        snapshot policies again and again: keep neither them alive nor the list growing)."""
+        used = np.zeros(len(self._acts), np.bool_)
+        used[self._mix_index] = True
+        if self.state is not None:
+            used[self.opponent] = True
+        if used.all():
+            return
+        remap = (np.cumsum(used) - 1).astype(np.int16)
+        self._acts = [a for a, u in zip(self._acts, used, strict=True) if u]
+        self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
+        self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
+        self._mix_index = remap[self._mix_index]
+        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
 
     def _policy_index(self, act, name: str, builtin: bool) -> int:
         for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
