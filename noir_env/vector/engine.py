@@ -8,9 +8,12 @@ eliminated, or `max_steps` decisions). The built-in uniform random opponent runs
 compiled kernel; other policies are called once per decision round with every game in which
 one of their seats must act. Ended games are dealt again at once when `autoreset` is on.
 
-The learner is asked only where the core asks (`ask_all=False`: forced decisions and the
-passes of players without a reaction card are taken by the core); the learner never observes
-who else was asked, so this reveals nothing, and it is faster.
+The games run in the core's fast presentation mode (`core.init(..., ask_all=False)`): the
+core takes every decision with a single legal action and the passes of players without a
+reaction card, so the learner and the opponents see only real choices. The learner never
+observes who else was asked, so this reveals nothing, and it is faster. noir_v0 presents
+those decisions too (ask_all=True); the game is the same for the same choices, and
+`max_steps` here counts real choices only.
 
 Seeds: `reset(seed=s)` deals slot i the game with seed s + i (as `core.init(seeds=s)` and
 `noir_v0`'s `reset(seed=s + i)`); its later games get seeds from a stream keyed by (s, i), so
@@ -125,7 +128,7 @@ class Ended:
     num_players: np.ndarray  # int8 [E]
     game_seed: np.ndarray  # int64 [E]
     opponent: np.ndarray  # object [E]: name of the opponent drawn for the game
-    history: np.ndarray | None  # object [E] of noir_v0 histories (record=True), else None
+    history: np.ndarray | None  # object [E]: histories (record=True), else None
 
 
 @dataclass
@@ -145,13 +148,14 @@ class SingleSeatGames:
 
     num_envs: N. num_players: 3..6, or a set of counts drawn per game. rules: a preset
     name or `core.Rules`, the same for every game. opponents: see `opponents.resolve`.
-    learner_seat: "random" (drawn per game) or a fixed seat. max_steps: decisions after
-    which a game is truncated (as noir_v0). autoreset: deal an ended game again in the same
-    step. core_kwargs: extra keywords for `core.init`. record: keep every decision of each
-    game, so that an ended episode carries its game as a noir_v0 history (`Ended.history`,
-    for `noir_v0.replay`). copy: return new observation and mask arrays at every step
-    (False: the same two buffers, overwritten by the next step; saves writing fresh memory,
-    about a tenth of a step at large N).
+    learner_seat: "random" (drawn per game) or a fixed seat. max_steps: real choices (all
+    players) after which a game is truncated. autoreset: deal an ended game again in the
+    same step. core_kwargs: extra keywords for `core.init` (ask_all=False unless given).
+    record: keep every real choice of each game, so that an ended episode carries its game
+    in noir_v0's history format (`Ended.history`; noir_v0, which also presents the
+    single-action decisions, replays it by taking those itself). copy: return new
+    observation and mask arrays at every step (False: the same two buffers, overwritten by
+    the next step; saves writing fresh memory, about a tenth of a step at large N).
     """
 
     def __init__(
@@ -178,12 +182,11 @@ class SingleSeatGames:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         self.max_steps = int(max_steps)
         self.autoreset = bool(autoreset)
-        self.core_kwargs = dict(core_kwargs or {})
+        self.core_kwargs = {"ask_all": False, **(core_kwargs or {})}  # module docstring
         self.seed = seed
         self._acts: list = []  # every policy ever set; games keep an index into it
         self._names: list[str] = []
         self._builtin: list[bool] = []
-        self.set_opponents(opponents)
 
         self._all = np.arange(n, dtype=np.int64)
         self.state = None
@@ -207,6 +210,7 @@ class SingleSeatGames:
         self.trace = np.zeros((n, self.max_steps if record else 0), np.int16)
         self.copy = bool(copy)
         self._buffers: tuple[np.ndarray, np.ndarray] | None = None
+        self.set_opponents(opponents)
 
     # --- settings -------------------------------------------------------------------------
     def _check_seat(self, learner_seat: str | int) -> int:
@@ -232,6 +236,23 @@ class SingleSeatGames:
             index.append(self._policy_index(act, name, bool(builtin)))
         self._mix = mix
         self._mix_index = np.array(index, np.int16)
+        self._drop_unused_policies()
+
+    def _drop_unused_policies(self) -> None:
+        """Forget policies neither the mix nor a game in progress uses (a league sets new
+        snapshot policies again and again: keep neither them alive nor the list growing)."""
+        used = np.zeros(len(self._acts), np.bool_)
+        used[self._mix_index] = True
+        if self.state is not None:
+            used[self.opponent] = True
+        if used.all():
+            return
+        remap = (np.cumsum(used) - 1).astype(np.int16)
+        self._acts = [a for a, u in zip(self._acts, used, strict=True) if u]
+        self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
+        self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
+        self._mix_index = remap[self._mix_index]
+        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
 
     def _policy_index(self, act, name: str, builtin: bool) -> int:
         for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
@@ -439,7 +460,8 @@ class SingleSeatGames:
         )
 
     def _histories(self, games: np.ndarray) -> np.ndarray:
-        """The games at `games` as noir_v0 histories (seed, settings, every decision)."""
+        """The games at `games` as histories in noir_v0's format (seed, settings, every
+        real choice; noir_v0's extra single-action decisions are not in them)."""
         from ..noir_v0 import _rules_to_json  # the one home of the history format
 
         rules = _rules_to_json(self.rules)

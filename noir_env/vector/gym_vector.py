@@ -194,8 +194,8 @@ def make_vector_env(
     num_players: 3..6, or a set such as (3, 4, 5, 6) to draw each game's count from.
     rules: preset name. opponents: "random", a batched policy / callable act(obs, mask),
     or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
-    fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: game
-    decisions before truncation (as noir_v0). episode_statistics: add `episode` infos.
+    fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: real
+    choices (all players) before truncation. episode_statistics: add `episode` infos.
     core_kwargs: extra keywords for `core.init`. copy: new observation and mask arrays
     at every step (False: two buffers overwritten by the next step, as Gymnasium's
     SyncVectorEnv(copy=False); faster at large N).

@@ -32,7 +32,7 @@ class NoirEnv(gymnasium.Env):
 
     num_players: 3..6 or a set to draw from per game. rules: preset name. opponents:
     "random", a batched policy / callable act(obs, mask), or a mix {opponent: probability}.
-    learner_seat: "random" or a seat. max_steps: game decisions before truncation.
+    learner_seat: "random" or a seat. max_steps: real choices (all players) before truncation.
     render_mode: None, "ansi" (render() returns the board from the learner's seat) or
     "human" (prints it).
     """
