@@ -25,10 +25,10 @@ $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[dev,train]"
 	touch $@
 
-demo: $(STAMP_DEV)
+demo: $(STAMP_TRAIN)
 	$(BIN)/python -m train.demo
 
-test: $(STAMP_DEV)
+test: $(STAMP_TRAIN)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP_DEV)
