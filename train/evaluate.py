@@ -13,9 +13,12 @@ games.csv, win_rates.png. The schedule and its statistics: `train/tournament.py`
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
+
+import numba
 
 from noir_env.core.rules import PRESETS
 
@@ -70,9 +73,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)  # fmt: skip
 
 
+def prefer_workqueue_threads() -> None:
+    """Run numba's parallel kernels on its `workqueue` threading layer unless the user chose
+    one (NUMBA_THREADING_LAYER). A tournament launches a parallel kernel per decision round;
+    on a busy 2-core machine the default OpenMP layer's waiting threads made those launches
+    slow (4 Python agents: 116 games/s with OpenMP, 436 with workqueue, 366 on one thread)."""
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = "workqueue"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the tournament the arguments describe, print its tables, save its files."""
     args = parse_args(argv)
+    prefer_workqueue_threads()
     try:
         result = run_tournament(
             args.agents,
