@@ -264,7 +264,7 @@ def test_cli_runs_prints_and_writes(tmp_path):
     proc = _run("--agents", "random", "random", "random", "--players", "3", "--games", "6",
                 "--seed", "1", "--out", str(out), "--no-progress")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "== 3 players ==" in proc.stdout and "random#3" in proc.stdout
+    assert "== 3 players: 6 games, " in proc.stdout and "random#3" in proc.stdout
     assert load_results(out)["config"]["games"] == 6
     assert (out / "win_rates.png").stat().st_size > 0
 
