@@ -226,6 +226,18 @@ def test_a_python_agent_plays_its_seats_only():
     assert sum(calls) > 0 and not rec.truncated.any()
 
 
+def test_ask_forced_presents_single_choice_decisions_too():
+    singles = []
+
+    def watcher(obs, mask):
+        singles.append(int((mask.sum(1) == 1).sum()))
+        return first_legal(obs, mask)
+
+    run_tournament([watcher, "random", "random"], num_players=3, games=3, ask_forced=True,
+                   ratings=False)  # fmt: skip
+    assert sum(singles) > 0
+
+
 def test_bad_agents_raise_clear_errors():
     def illegal(obs, mask):
         return np.where(mask[:, 0], 1, 0)  # a wrong choice somewhere
