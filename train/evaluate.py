@@ -79,7 +79,8 @@ def prefer_workqueue_threads() -> None:
     on a busy 2-core machine the default OpenMP layer's waiting threads made those launches
     slow (4 Python agents: 116 games/s with OpenMP, 436 with workqueue, 366 on one thread)."""
     if "NUMBA_THREADING_LAYER" not in os.environ:
-        numba.config.THREADING_LAYER = "workqueue"
+        os.environ["NUMBA_THREADING_LAYER"] = "workqueue"  # numba re-reads its config from
+        numba.config.reload_config()  # the environment, so a bare attribute would not stay
 
 
 def main(argv: list[str] | None = None) -> int:
