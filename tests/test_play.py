@@ -47,26 +47,44 @@ def test_bad_input_is_explained_and_asked_again_then_quit():
     assert out.rstrip().endswith("You quit the game.")
 
 
-def test_actions_by_name_and_the_end_of_input():
-    """A human answering with names (the last listed action each time) plays on until the
-    input ends, which stops the game like `quit`."""
+class LastByName(io.StringIO):
+    """A scripted human: answers with the name of the last action listed, `answers` times,
+    then the input ends."""
 
-    class LastByName(io.StringIO):
-        def __init__(self, out: io.StringIO, answers: int):
-            super().__init__()
-            self.out, self.left = out, answers
+    def __init__(self, out: io.StringIO, answers: int = 10**6):
+        super().__init__()
+        self.out, self.left = out, answers
 
-        def readline(self, *args) -> str:
-            if self.left == 0:
-                return ""
-            self.left -= 1
-            listed = re.findall(r"^ +\d+\. (\S+)", self.out.getvalue(), re.MULTILINE)
-            return listed[-1] + "\n"
+    def readline(self, *args) -> str:
+        if self.left == 0:
+            return ""
+        self.left -= 1
+        listed = re.findall(r"^ +\d+\. (\S+)", self.out.getvalue(), re.MULTILINE)
+        return listed[-1] + "\n"
 
+
+def test_actions_by_name_through_whole_games_with_reactions_out_of_turn():
+    """Answering by name plays whole games; the human is asked to react in windows of other
+    players' turns (at least once over a few games)."""
+    out_of_turn = 0
+    for seed in range(4):
+        stdout = io.StringIO()
+        assert play(4, ["random"], seat=0, seed=seed, stdin=LastByName(stdout), stdout=stdout)
+        out = stdout.getvalue()
+        assert "not legal now" not in out and "Not understood" not in out
+        assert "Won by " in out
+        out_of_turn += len(re.findall(r"Your decision \(phase reaction_\w+, \w+ window of "
+                                      r"player_[123]", out))  # fmt: skip
+        if out_of_turn:
+            break
+    assert out_of_turn > 0
+
+
+def test_the_end_of_input_stops_the_game():
     stdout = io.StringIO()
     finished = play(5, ["random"], seat=4, seed=7, stdin=LastByName(stdout, 12), stdout=stdout)
     out = stdout.getvalue()
-    assert not finished and "not legal now" not in out and "Not understood" not in out
+    assert not finished and out.rstrip().endswith("You quit the game.")
     assert out.count("your choice> ") == 13  # 12 answers, then the end of input
 
 
