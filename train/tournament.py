@@ -26,7 +26,9 @@ reason; a head-to-head table (how often the row entrant finished ahead of the co
 entrant in the games they shared, ties counted half); and one OpenSkill (Plackett-Luce)
 rating per entrant over all games, in schedule order. Finishing order: the winners, then the
 players still in by score, then the eliminated players, the last eliminated first; equal
-places share the better rank (1, 2, 2, 4). A truncated game has no winner.
+places share the better rank (1, 2, 2, 4). A truncated game has no winner. The intervals
+treat games as independent; an entrant plays every seat of a deal, which takes the luck of
+the deal out of its total, so they are if anything too wide.
 
 **Reproducible.** The schedule, the deals and the built-in random player depend only on
 `seed`; each entrant loaded by name gets its own seed from `seed` and its position. Agents
