@@ -62,6 +62,8 @@ def test_wilson_bounds_solve_the_score_equation():
         assert np.allclose(np.abs(k - n * bound), z * np.sqrt(n * bound * (1 - bound)))
     lo, hi = wilson_interval(0, 0)
     assert math.isnan(lo) and math.isnan(hi)
+    lo, hi = wilson_interval(np.array([0, 7]), np.array([7, 7]))
+    assert lo[0] == 0.0 and hi[1] == 1.0  # exact at the ends
 
 
 # --- schedule --------------------------------------------------------------------------------

@@ -195,7 +195,10 @@ def wilson_interval(
         denom = 1.0 + z * z / n
         center = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
+    # at k = 0 (k = n) the bound is exactly 0 (1); the formula leaves a rounding residue
+    low = np.where((k == 0) & (n > 0), 0.0, np.clip(center - half, 0.0, 1.0))
+    high = np.where((k == n) & (n > 0), 1.0, np.clip(center + half, 0.0, 1.0))
+    return low, high
 
 
 def finishing_ranks(records: GameRecords) -> np.ndarray:

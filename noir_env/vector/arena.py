@@ -17,11 +17,13 @@ is answered by the engine itself unless `ask_forced=True`: a policy with the mem
 protocol `act(obs, mask)` has no other answer, so the game is the same, only faster.
 
 The built-in uniform random policy (`ArenaPolicy(act=None)`, `RANDOM`) plays inside the
-compiled kernel with one random stream per game, keyed by the game's seed: a game between
-built-in random players is a function of its seed and lineup alone. Every other policy is
-called once per decision round with the batch of all games in which one of its seats must
-act (`act(obs[E, OBS_SIZE] or None, mask bool[E, NUM_ACTIONS]) -> actions[E]`; obs is None
-for a policy declared `observes=False`, which saves writing observations it never reads).
+compiled kernel with one random stream per game, keyed by the game's seed and its place in
+the schedule (so one deal replayed at several tables is not played the same way at each): a
+game between built-in random players is a function of the schedule alone, whatever `slots`.
+Every other policy is called once per decision round with the batch of all games in which
+one of its seats must act: `act(obs[E, OBS_SIZE] or None, mask bool[E, NUM_ACTIONS]) ->
+actions[E]`; obs is None for a policy declared `observes=False`, which saves writing
+observations it never reads.
 """
 
 from __future__ import annotations
@@ -188,8 +190,9 @@ class _Lanes:
         self.game[lanes] = games
         self.lineup[lanes] = lineups[games]
         self.builtin[lanes] = self.policy_builtin[self.lineup[lanes]]  # -1 -> the False pad
-        self.agent_rng[lanes] = splitmix64(seeds[games].astype(np.uint64) ^ _SALT_RANDOM)
-        self.agent_rng[lanes] |= np.uint64(1)  # xorshift needs a non-zero state
+        keyed = splitmix64(seeds[games].astype(np.uint64) ^ _SALT_RANDOM)
+        self.agent_rng[lanes] = splitmix64(keyed + games.astype(np.uint64)) | np.uint64(1)
+        # (| 1: xorshift needs a non-zero state)
         self.out_at[lanes] = -1
         self.run(lanes, np.full(lanes.size, -1, np.int64), max_steps)
 
