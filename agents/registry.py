@@ -2,12 +2,15 @@
 `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
 The vector environments resolve opponent names such as `opponents="random"` here, so an agent
-added to `_FACTORIES` becomes available as an opponent everywhere at once.
+added to `_FACTORIES` becomes available as an opponent everywhere at once. A name that is
+the path of an existing file is a checkpoint, loaded by the loader registered for its file
+suffix in `_CHECKPOINT_LOADERS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .random_agent import RandomAgent
@@ -21,6 +24,9 @@ def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
 
 _FACTORIES: dict[str, Callable[..., Any]] = {"random": _random}
 
+# checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
+_CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {}
+
 
 def names() -> list[str]:
     """The agent names `load` knows."""
@@ -28,12 +34,26 @@ def names() -> list[str]:
 
 
 def load(name: str, seed: int | None = None, **kwargs: Any) -> Any:
-    """A new agent by name (`names()` lists them); `seed` seeds its own randomness and
-    `kwargs` are the agent's options. Raises ValueError for an unknown name."""
+    """A new agent by name (`names()` lists them) or from a checkpoint file's path; `seed`
+    seeds its own randomness and `kwargs` are the agent's options. Raises ValueError for an
+    unknown name or a checkpoint no loader reads."""
     if not isinstance(name, str):
         raise ValueError(f"an agent name is a string, got {name!r}")
+    if name not in _FACTORIES and Path(name).is_file():
+        return _load_checkpoint(Path(name), seed, **kwargs)
     try:
         factory = _FACTORIES[name]
     except KeyError:
         raise ValueError(f"unknown agent {name!r}; known agents: {names()}") from None
     return factory(seed=seed, **kwargs)
+
+
+def _load_checkpoint(path: Path, seed: int | None, **kwargs: Any) -> Any:
+    loader = _CHECKPOINT_LOADERS.get(path.suffix)
+    if loader is None:
+        readable = sorted(_CHECKPOINT_LOADERS) or "none yet"
+        raise ValueError(
+            f"{str(path)!r} is a file, but no agent loader reads {path.suffix or 'suffix-less'}"
+            f" checkpoints (checkpoint types: {readable}; agent names: {names()})"
+        )
+    return loader(path, seed=seed, **kwargs)

@@ -1,0 +1,84 @@
+"""Games per second of 4-player tournaments (train/tournament.py on noir_env/vector/arena.py).
+
+Rows:
+  core rollout    - reference: the whole game in numba, uniformly random, every decision
+                    presented (core.rollout.random_playout, ask_all=True): the core's speed;
+  4 built-in      - a tournament of 4 "random" entrants, played inside the compiled loop;
+  1 python + 3    - one agent called from Python (uniform random, with its observations
+                    written) against 3 built-in random entrants;
+  4 python        - four such agents: every choice goes through Python.
+Statistics and ratings are not timed (play only). Uses the CLI's threading layer.
+Writes bench/results/tournament.json.
+
+    python bench/tournament.py [--games 4000]
+
+Target (issue 9): >= 1,000 four-player games/s with cheap agents on the 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+from train.evaluate import prefer_workqueue_threads
+
+prefer_workqueue_threads()  # before any parallel kernel runs
+
+from agents.random_agent import RandomAgent  # noqa: E402
+from noir_env import core  # noqa: E402
+from noir_env.core.rollout import random_playout  # noqa: E402
+from train.tournament import run_tournament  # noqa: E402
+
+
+class PythonRandom:
+    """The uniform random agent called from Python with its observations, as a learned
+    policy would be (the built-in one never leaves numba)."""
+
+    def __init__(self, seed: int):
+        self.agent = RandomAgent(seed)
+
+    def act(self, obs, mask):
+        return self.agent.act(obs, mask)
+
+
+def rollout_rate(games: int) -> float:
+    state = core.init(games, 4, seeds=0, ask_all=True)
+    t0 = time.perf_counter()
+    random_playout(state, seed=1)
+    return games / (time.perf_counter() - t0)
+
+
+def tournament_rate(agents: list, games: int) -> float:
+    result = run_tournament(agents, num_players=4, games=games, seed=0, ratings=False)
+    return result.timing["games_per_s"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4000)
+    args = parser.parse_args()
+    g = args.games
+    tournament_rate(["random"] * 4, 64)  # compile / load the kernels
+    tournament_rate([PythonRandom(0), "random", "random", "random"], 64)
+    rows = {
+        "core rollout": rollout_rate(g),
+        "4 built-in": tournament_rate(["random"] * 4, g),
+        "1 python + 3": tournament_rate([PythonRandom(0), "random", "random", "random"], g),
+        "4 python": tournament_rate([PythonRandom(k) for k in range(4)], g),
+    }
+    print(f"| 4-player games/s ({g} games, {os.cpu_count()} CPUs) | games/s |")
+    print("|---|---:|")
+    for name, rate in rows.items():
+        print(f"| {name} | {rate:,.0f} |")
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    report = {"games": g, "machine": platform.processor() or platform.machine(), **rows}
+    (out / "tournament.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

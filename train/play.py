@@ -1,0 +1,298 @@
+"""Play NOIR in the terminal against bots.
+
+    python -m train.play --players 4 --opponents random [--rules noirburg] [--seat 0] [--seed 1]
+
+You play one seat of a `noir_v0` game (the multi-agent presentation: you are asked in every
+reaction window, out of turn too); the other seats are agents by name (`agents.load`: one
+name for every bot, or one per bot in seat order). Before each of your decisions the new log
+lines and the board from your seat are shown (only your own hand is visible), then your
+legal actions, numbered: answer with the number or the action's name. `board` shows the
+board again, `log` the whole game log, `help` the commands, `quit` (or end of input) stops.
+A decision with only one legal action is taken for you and said so (`--ask-forced` asks
+anyway). Every move is shown as it happens (passes gathered in one line), then the log
+lines it wrote.
+
+Actions name players by their seat relative to you: `target:+1:slot0` is a place of the
+player one seat clockwise; the list adds who that is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import numpy as np
+
+from noir_env import core, noir_v0
+from noir_env.core import constants as C
+from noir_env.core.rules import PRESETS
+from noir_env.spaces import ACTION_NAMES, action_name
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP = (
+    "Answer with the number of an action or its name. Other commands: 'board' (show the "
+    "board), 'log' (the whole game log), 'help', 'quit'."
+)
+
+
+class Quit(Exception):
+    """The human stopped the game (`quit` or end of input)."""
+
+
+def load_bots(opponents: list[str], num_players: int, human_seat: int, seed: int | None):
+    """{seat: (name, agent)} for every seat but the human's: one name for all bots, or one
+    per bot in seat order. Raises ValueError for a wrong count or an unknown name."""
+    from agents import load
+
+    bots = num_players - 1
+    if len(opponents) not in (1, bots):
+        raise ValueError(
+            f"give one opponent for every bot or one per bot ({bots}), got {len(opponents)}"
+        )
+    names = opponents * bots if len(opponents) == 1 else list(opponents)
+    seats = [q for q in range(num_players) if q != human_seat]
+    out = {}
+    for k, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        out[seat] = (name, load(name, seed=None if seed is None else _bot_seed(seed, k)))
+    return out
+
+
+def _bot_seed(seed: int, k: int) -> int:
+    return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
+
+
+def describe_action(action: int, seat: int, player_names: list[str]) -> str:
+    """An action's name, with the player a seat-relative target means: 'target:+1:slot0
+    (player_2)'."""
+    name = action_name(action)
+    parts = name.split(":")
+    if len(parts) >= 2 and parts[0] == "target" and parts[1].startswith("+"):
+        who = player_names[(seat + int(parts[1][1:])) % len(player_names)]
+        return f"{name}  ({who})"
+    return name
+
+
+class HumanGame:
+    """One game of `noir_v0` with a human at `seat` reading from `stdin` and writing to
+    `stdout`; the other seats are played by `bots` ({seat: (name, agent)})."""
+
+    def __init__(self, env, seat: int, bots: dict, stdin: TextIO, stdout: TextIO,
+                 ask_forced: bool = False):  # fmt: skip
+        self.env = env
+        self.seat = seat
+        self.human = env.possible_agents[seat]
+        self.bots = bots
+        self.stdin = stdin
+        self.stdout = stdout
+        self.ask_forced = ask_forced
+        self.log_shown = 0
+        self.passes: list[str] = []  # passes not shown yet
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or the human quits (False)."""
+        env = self.env
+        self.say(f"You are {self.human} (seat {self.seat}). Type 'help' for the commands.")
+        self.show_log()
+        try:
+            for agent in env.agent_iter():
+                _, _, terminated, truncated, info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                if agent == self.human:
+                    env.step(self.human_decision(info))
+                else:
+                    env.step(self.bot_decision(agent, info))
+                self.show_log()
+        except Quit:
+            self.show_passes()
+            self.say("You quit the game.")
+            return False
+        self.show_passes()
+        self.say("")
+        self.say(env.board_text(self.human))
+        self.say(self.result_text())
+        return True
+
+    # --- output -------------------------------------------------------------------------------
+    def show_passes(self) -> None:
+        """The passes gathered since the last other output, in one line."""
+        if self.passes:
+            verb = (
+                "passes" if self.passes == [self.passes[0]] and self.passes[0] != "you" else "pass"
+            )
+            self.say(f"  {', '.join(self.passes)} {verb}")
+            self.passes = []
+
+    def show_move(self, who: str, action: int, seat: int, phase: str) -> None:
+        """A move as it happens; passes are gathered into one line, `end` names its step."""
+        name = action_name(action)
+        if name == "pass":
+            self.passes.append(who)
+            return
+        self.show_passes()
+        if name == "end":
+            what = f"end ({phase.lower()} step)"
+        else:
+            what = describe_action(action, seat, self.player_names)
+        self.say(f"  {who}: {what}")
+
+    def show_log(self) -> None:
+        """The log lines written since the last call, as sentences."""
+        log = self.env.game_log
+        if len(log) > self.log_shown:
+            self.show_passes()
+        for line in log[self.log_shown :]:
+            self.say(f"  | {line}")
+        self.log_shown = len(log)
+
+    def result_text(self) -> str:
+        """Who won and why, and every score (read from the finished game's state)."""
+        game = self.env.state[0]
+        names = self.player_names
+        if int(game["phase"]) != C.PH_GAME_OVER:
+            return f"The game was stopped after {self.env.max_steps} decisions: no winner."
+        winners = [names[q] for q in range(len(names)) if game["winners"][q]]
+        you = "You won!" if self.human in winners else "You lost."
+        reason = C.WIN_REASONS[int(game["win_reason"])]
+        points = core.scores(self.env.state)[0]
+        scores = ", ".join(f"{a} {int(points[q])}" for q, a in enumerate(names))
+        return f"{you} Won by {' and '.join(winners)} ({reason}). Scores: {scores}"
+
+    # --- decisions ----------------------------------------------------------------------------
+    def bot_decision(self, agent: str, info: dict) -> int:
+        seat = self.env.possible_agents.index(agent)
+        name, bot = self.bots[seat]
+        view = self.env.observe(agent)
+        mask = view["action_mask"][None].astype(np.bool_)
+        action = int(np.asarray(bot.act(view["observation"][None], mask)).reshape(-1)[0])
+        self.show_move(f"{agent} ({name})", action, seat, info.get("phase", ""))
+        return action
+
+    @property
+    def player_names(self) -> list[str]:
+        return self.env.possible_agents
+
+    def human_decision(self, info: dict) -> int:
+        legal = np.flatnonzero(self.env.observe(self.human)["action_mask"])
+        if legal.size == 1 and not self.ask_forced:  # said, not asked
+            self.show_move("you", int(legal[0]), self.seat, info.get("phase", ""))
+            return int(legal[0])
+        self.show_passes()
+        self.say("")
+        self.say(self.env.board_text(self.human))
+        self.say(decision_heading(info))
+        for k, a in enumerate(legal, start=1):
+            self.say(f"  {k:>3}. {describe_action(int(a), self.seat, self.player_names)}")
+        return self.read_choice(legal)
+
+    def read_choice(self, legal: np.ndarray) -> int:
+        """Ask until the answer is a listed number or a legal action's name."""
+        while True:
+            self.stdout.write("your choice> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise Quit
+            answer = line.strip()
+            if answer.lower() in QUIT_WORDS:
+                raise Quit
+            action = self.command_or_action(answer, legal)
+            if action is not None:
+                return action
+
+    def command_or_action(self, answer: str, legal: np.ndarray) -> int | None:
+        """The action `answer` chooses, or None after a command or a message saying what
+        was wrong with it."""
+        low = answer.lower()
+        if low == "help":
+            self.say(HELP)
+        elif low == "board":
+            self.say(self.env.board_text(self.human))
+        elif low == "log":
+            for line in self.env.game_log:
+                self.say(f"  | {line}")
+        elif answer.isdigit():
+            k = int(answer)
+            if 1 <= k <= legal.size:
+                return int(legal[k - 1])
+            self.say(f"No action {k}: choose a number from 1 to {legal.size}, or 'help'.")
+        elif answer in ACTION_NAMES:
+            action = ACTION_NAMES.index(answer)
+            if action in legal:
+                return action
+            self.say(f"'{answer}' is not legal now: choose one of the listed actions.")
+        else:
+            self.say(f"Not understood: {answer!r}. Type a number from 1 to {legal.size}, an "
+                     "action's name, or 'help'.")  # fmt: skip
+        return None
+
+
+def decision_heading(info: dict) -> str:
+    """'Your decision (phase WINDOW, end_of_turn window of player_1, turn of player_1):'."""
+    parts = [f"phase {info.get('phase', '?')}"]
+    if "window" in info:
+        parts.append(f"{info['window']} window of {info['window_owner']}")
+    if "reaction" in info:
+        parts.append(f"target of your {info['reaction']}")
+    if "turn_of" in info:
+        parts.append(f"turn of {info['turn_of']}")
+    return f"Your decision ({', '.join(parts)}):"
+
+
+def play(
+    num_players: int = 4,
+    opponents: list[str] | None = None,
+    rules: str = "noirburg",
+    seat: int = 0,
+    seed: int | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    ask_forced: bool = False,
+    make_env: Callable[..., Any] = noir_v0.raw_env,
+) -> bool:
+    """Play one game in the terminal (module docstring); True if it was played to its end.
+    Raises ValueError for bad settings."""
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat must be in 0..{num_players - 1}, got {seat}")
+    env = make_env(num_players=num_players, rules=rules)
+    bots = load_bots(opponents or ["random"], num_players, seat, seed)
+    env.reset(seed=seed)
+    game = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced)
+    return game.run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m train.play", description=__doc__.splitlines()[0])
+    p.add_argument("--players", type=int, default=4, help="players at the table, 3..6")
+    p.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["random"],
+        metavar="AGENT",
+        help="one agent name for every bot, or one per bot in seat order",
+    )
+    p.add_argument("--rules", default="noirburg", choices=sorted(PRESETS))
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1")
+    p.add_argument("--seed", type=int, default=None, help="the deal and the bots' seeds")
+    p.add_argument("--ask-forced", action="store_true",
+                   help="ask also when only one action is legal")  # fmt: skip
+    args = p.parse_args(argv)
+    try:
+        play(args.players, args.opponents, args.rules, args.seat, args.seed,
+             ask_forced=args.ask_forced)  # fmt: skip
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nYou quit the game.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
