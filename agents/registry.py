@@ -1,5 +1,5 @@
-"""Agents by name: `load("random", seed=0)` returns a ready agent with the batched protocol
-`act(obs[N, D], mask[N, A]) -> actions[N]`.
+"""Agents by name: `load("random", seed=0)` or `load("heuristic", style="economic")` returns
+a ready agent with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
 The vector environments resolve opponent names such as `opponents="random"` here, so an agent
 added to `_FACTORIES` becomes available as an opponent everywhere at once.
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 
 
@@ -19,7 +20,23 @@ def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
     return RandomAgent(seed=seed)
 
 
-_FACTORIES: dict[str, Callable[..., Any]] = {"random": _random}
+def _heuristic(style: str = "balanced"):
+    def factory(seed: int | None = None, **kwargs: Any) -> HeuristicAgent:
+        unknown = sorted(set(kwargs) - {"style", "noise"})
+        if unknown:
+            raise ValueError(f"agent 'heuristic' takes style, noise and seed; got {unknown}")
+        chosen = kwargs.get("style", style)
+        return HeuristicAgent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+
+    return factory
+
+
+_FACTORIES: dict[str, Callable[..., Any]] = {
+    "random": _random,
+    "heuristic": _heuristic("balanced"),
+    "heuristic-aggressive": _heuristic("aggressive"),
+    "heuristic-economic": _heuristic("economic"),
+}
 
 
 def names() -> list[str]:
