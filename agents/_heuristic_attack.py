@@ -66,8 +66,11 @@ WIN_VALUE = 100.0  # a won game, in score points: dwarfs every other term
     W_DRAW_KEEP,  # coins kept back when paying for extra draws
     W_ECON,  # tributes a new business is expected to pay
     W_NOISE,  # random tie-break amplitude
-) = range(12)
-NUM_WEIGHTS = 12
+    W_ARMS,  # worth of a deployed gangster per power when a rich Hideout comes within reach
+    W_HOARD,  # cost of a deploy that puts the money win off by a turn
+    W_STOP,  # extra harm weight on a player close to a money or war win
+) = range(15)
+NUM_WEIGHTS = 15
 
 
 @njit(cache=True)
@@ -269,7 +272,7 @@ def harm_weight(o, info, q, w):
     near_money = info[q, I_MONEY] >= money_threshold(o) - 6.0
     near_war = rule(o, R_WAR_WIN) > 0.5 and info[q, I_KILLS] >= 1.0
     if near_money or near_war:
-        h += 2.0 * w[W_LEADER] + 0.5
+        h += w[W_STOP]
     return h
 
 

@@ -35,9 +35,11 @@ from noir_env.core.observe import (
 )
 
 from ._heuristic_attack import (
+    W_ARMS,
     W_ATTACK_MIN,
     W_DRAW_KEEP,
     W_ECON,
+    W_HOARD,
     W_MARGIN,
     W_NOISE,
     W_POKER_MIN,
@@ -211,13 +213,24 @@ def deploy(o, info, mask, sc, w):
                 value += 3.0
         else:
             p = card + 1.0
-            value = 1.0 + 0.3 * p
+            value = 1.0 + p * (0.3 + w[W_ARMS] * _breach_use(info, p))
             if p <= room_stack:
                 value += need_guard * (2.0 + p)
         tribute = C.HIDEOUT_INCOME + info[0, I_INCOME]
         if money - card % 4 + tribute < thr <= money + tribute:
-            value -= 2.0  # the money win is a tribute away: keep the coins (R6.2)
+            value -= w[W_HOARD]  # the money win is a tribute away: keep the coins (R6.2)
         sc[a] = value
+
+
+@njit(cache=True)
+def _breach_use(info, p):
+    """1 when one more point of attack power brings a rich opponent's Hideout within reach
+    (each point above its defense is a coin of breach payment, R3.6), else 0."""
+    for rel in range(1, P):
+        rich = info[rel, I_ALIVE] > 0.5 and info[rel, I_MONEY] >= 6.0
+        if rich and info[0, I_THREAT] + p >= info[rel, I_DEF] - 2.0:
+            return 1.0
+    return 0.0
 
 
 @njit(cache=True)

@@ -42,13 +42,14 @@ Strategy (rule numbers from docs/RULES.md):
   for the loss it prevents; a 4 only with its own Casino where R5.7 asks); Poker Night when the
   expected pot share of the host (2d6 keep the higher against 1d6 each) beats `poker_min`.
 - **Endgame awareness.** Damage to the leader, or to a player near the money win (R6.2) or one
-  elimination from a war win (R6.1), weighs more (`leader`). Holding the money win at its own
-  turn it spends nothing; a tribute away from it, it keeps coins; once the countdown runs
-  (R6.3) it stops paying for cards it cannot deploy in time.
+  elimination from a war win (R6.1), weighs more (`leader`, `stop`). Holding the money win at
+  its own turn it spends nothing; a tribute away from it, it keeps coins (`hoard`); once the
+  countdown runs (R6.3) it stops paying for cards it cannot deploy in time.
 
-Styles (`STYLES`) change the weights: `balanced`; `aggressive` attacks for less and values
-damage more; `economic` attacks only for clear gains, guards more and draws more. `seed`
-only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
+Styles (`STYLES`) change the weights: `balanced`; `aggressive` attacks for less, values
+damage more and buys gangsters that bring a rich Hideout within reach (`arms`); `economic`
+attacks only for clear gains, guards more, draws more and hoards harder for the money win.
+`seed` only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
 style and the seed, whatever the batch it sits in.
 """
 
@@ -84,6 +85,9 @@ class Style:
     draw_keep: float = 4.0  # coins kept back when paying for extra draws
     econ: float = 4.0  # tributes a new business is expected to pay
     noise: float = 0.05  # random near-tie breaking
+    arms: float = 0.0  # worth per power of a gangster that brings a rich Hideout within reach
+    hoard: float = 20.0  # cost of a deploy that puts the money win off by a turn
+    stop: float = 1.1  # extra harm weight on a player close to a money or war win
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic_attack.W_*`)."""
@@ -96,9 +100,9 @@ class Style:
 STYLES: dict[str, Style] = {
     "balanced": Style(),
     "aggressive": Style(attack_min=-0.5, harm=0.8, leader=0.4, loss=0.7, margin=1.0, elim=25.0,
-                        react_min=1.0, draw_keep=3.0),
+                        react_min=1.0, draw_keep=3.0, arms=1.0, stop=1.5),
     "economic": Style(attack_min=3.0, harm=0.3, loss=1.3, guard=18.0, margin=3.0, elim=10.0,
-                      react_min=2.0, poker_min=0.2, draw_keep=2.0, econ=6.0),
+                      react_min=2.0, poker_min=0.2, draw_keep=2.0, econ=6.0, hoard=30.0),
 }  # fmt: skip
 
 
