@@ -1,5 +1,5 @@
-"""Agents by name: `load("random", seed=0)` returns a ready agent with the batched protocol
-`act(obs[N, D], mask[N, A]) -> actions[N]`.
+"""Agents by name: `load("random", seed=0)` or `load("heuristic", style="economic")` returns
+a ready agent with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
 The vector environments resolve opponent names such as `opponents="random"` here, so an agent
 added to `_FACTORIES` becomes available as an opponent everywhere at once. A name that is
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 
 
@@ -22,10 +23,36 @@ def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
     return RandomAgent(seed=seed)
 
 
-_FACTORIES: dict[str, Callable[..., Any]] = {"random": _random}
+def _heuristic(style: str = "balanced"):
+    def factory(seed: int | None = None, **kwargs: Any) -> HeuristicAgent:
+        unknown = sorted(set(kwargs) - {"style", "noise"})
+        if unknown:
+            raise ValueError(f"agent 'heuristic' takes style, noise and seed; got {unknown}")
+        chosen = kwargs.get("style", style)
+        return HeuristicAgent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+
+    return factory
+
+
+def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
+    """The shipped PPO policy (or the policy file at `path`); torch is imported here only."""
+    from .ppo_agent import PPOAgent
+
+    return PPOAgent(path, greedy=greedy, seed=seed)
+
+
+_FACTORIES: dict[str, Callable[..., Any]] = {
+    "ppo": _ppo,
+    "random": _random,
+    "heuristic": _heuristic("balanced"),
+    "heuristic-aggressive": _heuristic("aggressive"),
+    "heuristic-economic": _heuristic("economic"),
+}
 
 # checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
-_CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {}
+_CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {
+    ".pt": lambda path, seed=None, **kwargs: _ppo(seed=seed, path=str(path), **kwargs),
+}
 
 
 def names() -> list[str]:
