@@ -34,9 +34,14 @@ test: $(STAMP_TRAIN)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(STAMP_BENCH)
+bench: $(STAMP_BENCH) $(STAMP_TRAIN)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/aec.py
+	$(BIN)/python bench/vector.py
+	$(BIN)/python bench/district.py
+	$(BIN)/python bench/heuristic.py
+	$(BIN)/python bench/tournament.py
+	$(BIN)/python bench/train.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

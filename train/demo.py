@@ -1,13 +1,15 @@
 """The main job (`make demo`): play random games under every rules preset on the batched
-core, check the invariants along the way, and print what happened as tables.
+core (invariants checked along the way), train a PPO agent for a few minutes, then play a
+tournament of random, heuristic, the shipped PPO policy and the one just trained; print tables.
 
-    python -m train.demo [--games 3000] [--players 4]
+    python -m train.demo [--games 3000] [--players 4] [--train-steps 200000] [--eval-games 2000]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -56,10 +58,45 @@ def print_table(rows: list[dict]) -> None:
         print("| " + " | ".join(cells) + " |")
 
 
+def train_briefly(steps: int, players: int) -> Path:
+    """A few minutes of train.ppo against random and heuristic tables; its policy file."""
+    from train.ppo import Args, train
+
+    args = Args(
+        run_name="demo",
+        total_steps=steps,
+        num_envs=128,
+        num_steps=64,
+        players=str(players),
+        league="random:0.5,heuristic:0.5",
+        eval_games=0,
+    )
+    return train(args)
+
+
+def tournament(policy: Path, players: int, games: int) -> None:
+    """random, heuristic, the shipped PPO policy (if any) and the demo's, every seat rotated."""
+    from agents import PPOAgent
+    from agents.ppo_agent import SHIPPED_POLICY
+    from train.tournament import run_tournament, save
+
+    entrants = {"random": "random", "heuristic": "heuristic", "ppo (demo run)": PPOAgent(policy)}
+    if SHIPPED_POLICY.is_file():
+        entrants["ppo (shipped)"] = "ppo"
+    else:
+        entrants["heuristic-aggressive"] = "heuristic-aggressive"
+    result = run_tournament(entrants, num_players=players, games=games, seed=0, progress=True)
+    print(result.table())
+    files = save(result, Path("runs") / "eval" / "demo")
+    print(f"files: {', '.join(str(p) for p in files.values())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=3000, help="random games per preset")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--train-steps", type=int, default=200_000, help="PPO learner steps")
+    parser.add_argument("--eval-games", type=int, default=2000, help="tournament games")
     args = parser.parse_args()
     print(
         "Compiling the rules core (about 2 minutes on the first run, cached afterwards)...",
@@ -70,6 +107,10 @@ def main() -> None:
     print(f"  ready in {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"Random play, {args.players} players, invariants checked after every step:", flush=True)
     print_table(preset_table(args.games, args.players))
+    print(f"Training PPO for {args.train_steps:,} learner steps (runs/demo/)...", flush=True)
+    policy = train_briefly(args.train_steps, args.players)
+    print(f"Tournament, {args.players} players, {args.eval_games:,} games:", flush=True)
+    tournament(policy, args.players, args.eval_games)
 
 
 if __name__ == "__main__":
