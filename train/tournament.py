@@ -24,7 +24,7 @@ games, wins and win rate with a 95% Wilson interval, the win rate an equal playe
 have ("par": 1/n), mean score (R6.4) and finishing rank, mean game length, wins by
 reason; a head-to-head table (how often the row entrant finished ahead of the column
 entrant in the games they shared, ties counted half); and one OpenSkill (Plackett-Luce)
-rating per entrant over all games, in schedule order. Finishing order: the winners, then the
+rating per entrant from the finishing order of all games. Finishing order: the winners, then the
 players still in by score, then the eliminated players, the last eliminated first; equal
 places share the better rank (1, 2, 2, 4). A truncated game has no winner. The intervals
 treat games as independent; an entrant plays every seat of a deal, which takes the luck of
@@ -300,13 +300,15 @@ def head_to_head(
 
 
 def openskill_ratings(labels: list[str], schedule: Schedule, records: GameRecords) -> list[dict]:
-    """Plackett-Luce ratings (the `openskill` package) from every game in schedule order:
-    mu, sigma and the conservative `ordinal` = mu - 3 sigma, per entrant."""
+    """Plackett-Luce ratings (the `openskill` package) from the finishing order of every
+    game, in schedule order: mu, sigma and the conservative `ordinal` = mu - 3 sigma, per
+    entrant. No drift between games (tau = 0): the agents do not change during a tournament,
+    so every game counts alike, whatever its place in the order."""
     try:
         from openskill.models import PlackettLuce
     except ImportError as err:  # the `train` extra
         raise ImportError("ratings need the openskill package: pip install openskill") from err
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)
     ratings = [model.rating(name=label) for label in labels]
     ranks = finishing_ranks(records)
     for g in range(schedule.seeds.size):
