@@ -98,6 +98,8 @@ def test_schedule_rejects_bad_settings():
         make_schedule(3, 4, games=10, seed=0)
     with pytest.raises(ValueError, match="3..6"):
         make_schedule(8, 7, games=10, seed=0)
+    with pytest.raises(ValueError, match="at least one table size"):
+        make_schedule(4, [], games=10, seed=0)
     with pytest.raises(ValueError, match="games must be >= 1"):
         make_schedule(4, 4, games=0, seed=0)
 

@@ -147,6 +147,8 @@ class Schedule:
 def check_player_counts(num_players: int | Sequence[int], num_entrants: int) -> list[int]:
     """The table sizes, sorted and unique; each in 3..6 and at most the number of entrants."""
     counts = sorted({int(n) for n in np.atleast_1d(num_players)})
+    if not counts:
+        raise ValueError("give at least one table size (players per table, 3..6)")
     for n in counts:
         if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
             raise ValueError(f"players per table must be in 3..6, got {n}")
