@@ -10,7 +10,9 @@
 Agents are names for `agents.load` (with options as `"name:key=value,..."`), agent objects
 with a batched `act(obs, mask)`, or such callables; a mapping `{label: agent}` names them.
 The same agent listed twice is two entrants ("random", "random#2"), which is how one agent
-gets several seats at a table.
+gets several seats at a table. An agent with `observes = False` reads only the mask and is
+passed obs=None (no observations written for it); the uniform random agent is played inside
+the compiled loop (`noir_env/vector/arena.py`).
 
 **Schedule.** For K entrants and tables of n <= K seats, the games come in rounds of K
 games, all dealt with the same seed: a random order `perm` of the entrants is drawn, and
