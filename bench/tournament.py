@@ -62,8 +62,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4000)
     args = parser.parse_args()
     g = args.games
-    tournament_rate(["random"] * 4, 64)  # compile / load the kernels
-    tournament_rate([PythonRandom(0), "random", "random", "random"], 64)
+    rollout_rate(256)  # compile / load the kernels
+    tournament_rate(["random"] * 4, 256)
+    tournament_rate([PythonRandom(0), "random", "random", "random"], 256)
     rows = {
         "core rollout": rollout_rate(g),
         "4 built-in": tournament_rate(["random"] * 4, g),

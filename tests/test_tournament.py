@@ -20,6 +20,7 @@ from train.tournament import (
     head_to_head,
     load_results,
     make_schedule,
+    openskill_ratings,
     run_tournament,
     save,
     wilson_interval,
@@ -97,6 +98,8 @@ def test_schedule_rejects_bad_settings():
         make_schedule(3, 4, games=10, seed=0)
     with pytest.raises(ValueError, match="3..6"):
         make_schedule(8, 7, games=10, seed=0)
+    with pytest.raises(ValueError, match="at least one table size"):
+        make_schedule(4, [], games=10, seed=0)
     with pytest.raises(ValueError, match="games must be >= 1"):
         make_schedule(4, 4, games=0, seed=0)
 
@@ -150,6 +153,24 @@ def test_head_to_head_is_complementary():
     assert (together == together.T).all() and (np.diag(together) == 0).all()
     off = ~np.eye(5, dtype=bool)
     assert np.allclose((ahead + ahead.T)[off], 1.0)
+
+
+def test_openskill_rates_the_entrant_that_always_wins_first():
+    sch = make_schedule(4, 4, games=40, seed=0)
+    g = sch.seeds.size
+    winners = sch.lineups == 0  # entrant 0 wins every game
+    rec = GameRecords(
+        num_players=np.full(g, 4, np.int8),
+        winners=winners,
+        win_reason=np.ones(g, np.int8),
+        scores=np.where(sch.lineups >= 0, 10 - sch.lineups, 0).astype(np.int32),  # 1 > 2 > 3
+        out_at=np.full((g, 6), -1, np.int32),
+        length=np.ones(g, np.int32),
+        turns=np.ones(g, np.int32),
+        truncated=np.zeros(g, bool),
+    )
+    mu = [r["mu"] for r in openskill_ratings(["a", "b", "c", "d"], sch, rec)]
+    assert mu == sorted(mu, reverse=True) and mu[0] > mu[1] + 5
 
 
 # --- playing ---------------------------------------------------------------------------------

@@ -10,7 +10,9 @@
 Agents are names for `agents.load` (with options as `"name:key=value,..."`), agent objects
 with a batched `act(obs, mask)`, or such callables; a mapping `{label: agent}` names them.
 The same agent listed twice is two entrants ("random", "random#2"), which is how one agent
-gets several seats at a table.
+gets several seats at a table. An agent with `observes = False` reads only the mask and is
+passed obs=None (no observations written for it); the uniform random agent is played inside
+the compiled loop (`noir_env/vector/arena.py`).
 
 **Schedule.** For K entrants and tables of n <= K seats, the games come in rounds of K
 games, all dealt with the same seed: a random order `perm` of the entrants is drawn, and
@@ -24,7 +26,7 @@ games, wins and win rate with a 95% Wilson interval, the win rate an equal playe
 have ("par": 1/n), mean score (R6.4) and finishing rank, mean game length, wins by
 reason; a head-to-head table (how often the row entrant finished ahead of the column
 entrant in the games they shared, ties counted half); and one OpenSkill (Plackett-Luce)
-rating per entrant over all games, in schedule order. Finishing order: the winners, then the
+rating per entrant from the finishing order of all games. Finishing order: the winners, then the
 players still in by score, then the eliminated players, the last eliminated first; equal
 places share the better rank (1, 2, 2, 4). A truncated game has no winner. The intervals
 treat games as independent; an entrant plays every seat of a deal, which takes the luck of
@@ -147,6 +149,8 @@ class Schedule:
 def check_player_counts(num_players: int | Sequence[int], num_entrants: int) -> list[int]:
     """The table sizes, sorted and unique; each in 3..6 and at most the number of entrants."""
     counts = sorted({int(n) for n in np.atleast_1d(num_players)})
+    if not counts:
+        raise ValueError("give at least one table size (players per table, 3..6)")
     for n in counts:
         if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
             raise ValueError(f"players per table must be in 3..6, got {n}")
@@ -300,13 +304,15 @@ def head_to_head(
 
 
 def openskill_ratings(labels: list[str], schedule: Schedule, records: GameRecords) -> list[dict]:
-    """Plackett-Luce ratings (the `openskill` package) from every game in schedule order:
-    mu, sigma and the conservative `ordinal` = mu - 3 sigma, per entrant."""
+    """Plackett-Luce ratings (the `openskill` package) from the finishing order of every
+    game, in schedule order: mu, sigma and the conservative `ordinal` = mu - 3 sigma, per
+    entrant. No drift between games (tau = 0): the agents do not change during a tournament,
+    so every game counts alike, whatever its place in the order."""
     try:
         from openskill.models import PlackettLuce
     except ImportError as err:  # the `train` extra
         raise ImportError("ratings need the openskill package: pip install openskill") from err
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)
     ratings = [model.rating(name=label) for label in labels]
     ranks = finishing_ranks(records)
     for g in range(schedule.seeds.size):
