@@ -1,7 +1,8 @@
 """Bundled agents behind one batched protocol: `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
 `load(name, seed=None, **kwargs)` builds an agent by name (`"random"`, `"heuristic"`,
-`"heuristic-aggressive"`, `"heuristic-economic"`, `"ppo"`) or from a policy file's path; the
+`"heuristic-aggressive"`, `"heuristic-economic"`; `"ppo"` once a trained policy ships) or from
+a PPO policy file's path (`runs/<name>/policy.pt`); the
 vector environments and the tournament resolve agent names through it."""
 
 from noir_env._numba_cache import configure as _configure_numba_cache

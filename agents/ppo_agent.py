@@ -7,7 +7,8 @@ self-contained: `PPOAgent(path)` plays it with the batched agent protocol
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...})`
 with float16 weights (the shipped policy is a few MB); `save_policy` / `load_policy` write and
-read it. `agents.load("ppo")` loads the policy shipped in `agents/policies/`.
+read it. `agents.load("ppo")` loads the policy shipped in `agents/policies/` (a name only while one
+ships); `agents.load("path/to/policy.pt")` loads any policy file.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from .registry import SHIPPED_PPO_POLICY as SHIPPED_POLICY
+
 FORMAT = "noir-ppo/1"
-SHIPPED_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"
 
 
 class PolicyNet(nn.Module):

@@ -42,12 +42,15 @@ def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) 
 
 
 _FACTORIES: dict[str, Callable[..., Any]] = {
-    "ppo": _ppo,
     "random": _random,
     "heuristic": _heuristic("balanced"),
     "heuristic-aggressive": _heuristic("aggressive"),
     "heuristic-economic": _heuristic("economic"),
 }
+
+SHIPPED_PPO_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"
+if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships
+    _FACTORIES["ppo"] = _ppo
 
 # checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
 _CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {
