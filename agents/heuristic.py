@@ -108,8 +108,9 @@ STYLES: dict[str, Style] = {
 
 class HeuristicAgent:
     """The heuristic with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`
-    (module docstring). style: a name in `STYLES` or a `Style`. seed: breaks near-ties;
-    None draws fresh entropy. noise: overrides the style's tie-break amplitude."""
+    (module docstring). style: a name in `STYLES` or a `Style`. seed: varies how near-ties
+    are broken; None is seed 0, so an opponent loaded by name keeps an environment's games a
+    function of their seeds. noise: overrides the style's tie-break amplitude."""
 
     def __init__(self, style: str | Style = "balanced", seed: int | None = None,
                  noise: float | None = None):  # fmt: skip
@@ -126,7 +127,7 @@ class HeuristicAgent:
         self.style = style
         self.name = "heuristic"
         self._weights = style.weights()
-        seq = np.random.SeedSequence(seed)
+        seq = np.random.SeedSequence(0 if seed is None else seed)
         self._salt = float(seq.generate_state(1, np.uint32)[0]) / 4294967296.0
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray | int:

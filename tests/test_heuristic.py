@@ -134,3 +134,22 @@ def test_bad_arrays_raise():
     mask[1] = 0
     with pytest.raises(ValueError, match="row 1 of the mask has no legal action"):
         agent.act(obs, mask)
+
+
+def test_heuristic_opponents_in_the_vector_env(one_thread):
+    """`opponents="heuristic"` in the single-seat vector env: games stay a function of the
+    seed (two envs agree step by step) and the heuristic opponents act legally."""
+    from noir_env.vector import make_vector_env
+
+    runs = []
+    for _ in range(2):
+        env = make_vector_env(8, num_players=4, opponents="heuristic", seed=3)
+        obs, infos = env.reset(seed=3)
+        learner = RandomAgent(0)
+        seen = [obs.copy()]
+        for _ in range(60):
+            obs, _, _, _, infos = env.step(learner.act(obs, infos["action_mask"]))
+            seen.append(obs.copy())
+        env.close()
+        runs.append(np.stack(seen))
+    np.testing.assert_array_equal(runs[0], runs[1])

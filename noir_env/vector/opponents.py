@@ -1,7 +1,8 @@
 """Opponents of the single-seat environments: a name, a policy, or a mix to draw from.
 
 An opponent spec is one of
-- a name known to `agents.load` (`"random"`; `"heuristic"` once it exists);
+- a name known to `agents.load` (`"random"`, `"heuristic"`, `"heuristic-aggressive"`,
+  `"heuristic-economic"`);
 - an object with a batched `act(obs[N, D], mask[N, A]) -> actions[N]` method, or such a
   callable itself (a frozen torch policy wrapped in a function, say);
 - a mix `{opponent: probability, ...}` (or a list of `(opponent, probability)` pairs for
