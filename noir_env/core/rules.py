@@ -57,23 +57,27 @@ class Rules:
     end_turn_window: bool = True  # R5.2(b): reaction window at the end of each turn
 
     def __post_init__(self) -> None:
-        checks = [
+        """Reject a field of the wrong type or outside its meaningful range (ValueError /
+        TypeError naming the field); numpy ints and bools are stored as Python ones."""
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"Rules.name must be a non-empty str, got {self.name!r}")
+        for field, value, allowed in [
             ("step_order", self.step_order, _STEP_ORDERS),
             ("hideout_attack", self.hideout_attack, _HIDEOUT_ATTACKS),
             ("countdown_on_bank", self.countdown_on_bank, tuple(_BANK_TRIGGERS)),
             ("poker_boxed", self.poker_boxed, tuple(_POKER_BOXED)),
-        ]
-        for field, value, allowed in checks:
-            if value not in allowed:
+        ]:
+            if not isinstance(value, str) or value not in allowed:
                 raise ValueError(f"Rules.{field}={value!r} is not one of {allowed}")
-        if not 0 <= self.mulligan_max <= C.HAND_SIZE:
-            raise ValueError(f"Rules.mulligan_max={self.mulligan_max} must be in 0..6")
-        if self.discard_limit < 0:
-            raise ValueError(f"Rules.discard_limit={self.discard_limit} must be >= 0")
-        if not 1 <= self.countdown_tokens <= 100:
-            raise ValueError(f"Rules.countdown_tokens={self.countdown_tokens} must be in 1..100")
-        if self.money_win_threshold is not None and len(self.money_win_threshold) != 4:
-            raise ValueError("Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players)")
+        for f in dataclasses.fields(self):
+            if f.type == "bool":
+                self._set(f.name, _as_bool(getattr(self, f.name), f.name))
+        for field, (lo, hi) in _INT_RANGES.items():
+            self._set(field, _as_int_in(getattr(self, field), lo, hi, f"Rules.{field}"))
+        self._set("money_win_threshold", _thresholds(self.money_win_threshold))
+
+    def _set(self, field: str, value) -> None:
+        object.__setattr__(self, field, value)  # normalising a frozen instance's own field
 
     def replace(self, **changes) -> Rules:
         """A copy with some fields changed (`Rules.replace(end_turn_window=False)`)."""
@@ -112,6 +116,44 @@ class Rules:
             attack_window=int(self.attack_window),
             end_turn_window=int(self.end_turn_window),
         )
+
+
+# meaningful ranges of the integer fields (the kernels store them as int16)
+_INT_RANGES = {
+    "mulligan_max": (0, C.HAND_SIZE),  # at most the opening hand
+    "discard_limit": (0, 99),  # 99: no limit in practice (a hand never holds that many)
+    "trophy_points": (0, 1000),
+    "countdown_tokens": (1, 100),
+}
+
+
+def _as_bool(value, field: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"Rules.{field} must be a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def _as_int_in(value, lo: int, hi: int, what: str) -> int:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{what}={value} must be in {lo}..{hi}")
+    return int(value)
+
+
+def _thresholds(value) -> tuple[int, int, int, int] | None:
+    """money_win_threshold as a tuple of 4 ints, each a possible amount of money for its
+    player count (1..all the coins in play), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, tuple | list) or len(value) != 4:
+        raise ValueError(
+            f"Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players) or None, got {value!r}"
+        )
+    return tuple(
+        _as_int_in(v, 1, int(total_money(n)), f"Rules.money_win_threshold[{k}] ({n} players)")
+        for k, (v, n) in enumerate(zip(value, range(3, 7), strict=True))
+    )
 
 
 class RulesK(NamedTuple):
@@ -191,6 +233,8 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
         return NOIRBURG
     if isinstance(rules, Rules):
         return rules
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a preset name or a Rules, got {type(rules).__name__}")
     if rules not in PRESETS:
         raise ValueError(f"unknown rules preset {rules!r}; presets: {sorted(PRESETS)}")
     return PRESETS[rules]
