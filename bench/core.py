@@ -4,12 +4,16 @@ Two loops, each at N = 1, 256 and 4096 games in lockstep:
   compiled  - the whole loop in numba (core.rollout.random_playout): the core's own speed;
   python    - a Python loop over the public API: legal_action_mask -> RandomAgent.act ->
               core.step, what a training loop pays per call.
+and two presentation modes (docs/RULES.md R2.5): `fast` (ask_all=False: the core takes every
+forced decision itself; what single-seat training sees) and `ask_all` (every decision whose
+being forced is not public is presented, as in noir_v0). Real decisions (two or more legal
+actions) and forced ones presented in ask_all mode are counted apart.
 Finished games are dealt again. Prints a table and writes bench/results/core.json.
 
     python bench/core.py [--seconds 5]
 
-Targets (docs: README): >= 2,000,000 agent-steps/s at N=4096 and >= 200,000 at N=1 on a
-2-core machine. For scale: pgx's batched Leduc Hold'em does about 1.4M on this machine.
+Targets (docs: README): >= 3,000,000 real agent-steps/s at N=4096 (fast mode) and >= 200,000
+at N=1 on a 2-core machine. For scale: pgx's batched Leduc Hold'em does about 1.4M on this machine.
 """
 
 from __future__ import annotations
@@ -32,30 +36,36 @@ SIZES = (1, 256, 4096)
 
 
 def deal_again(state, seed: int) -> int:
-    """Replace finished games by new ones; returns how many there were."""
+    """Replace finished games by new ones (same presentation mode); returns how many."""
     done = np.flatnonzero(state.phase == PH_GAME_OVER)
     if done.size:
-        state[done] = core.init(done.size, state.num_players[done], "noirburg", seeds=seed)
+        ask_all = bool(state.ask_all[0])
+        state[done] = core.init(
+            done.size, state.num_players[done], "noirburg", seeds=seed, ask_all=ask_all
+        )
     return int(done.size)
 
 
-def compiled_loop(n: int, seconds: float) -> tuple[float, float]:
-    state = core.init(n, 4, "noirburg", seeds=0)
+def compiled_loop(n: int, seconds: float, ask_all: bool) -> tuple[float, float, float]:
+    """(real decisions/s, forced decisions presented/s, games/s)."""
+    state = core.init(n, 4, "noirburg", seeds=0, ask_all=ask_all)
     chunk = 2000 if n == 1 else 64
-    steps = games = 0
+    steps = forced = games = 0
     random_playout(core.clone(state), seed=0, max_steps=chunk)  # warm-up
     t0 = time.perf_counter()
     k = 0
     while time.perf_counter() - t0 < seconds:
         res = random_playout(state, seed=k, max_steps=chunk)
         steps += int(res.steps.sum())
+        forced += int(res.forced.sum())
         games += deal_again(state, seed=1_000_000 + k * n)
         k += 1
     dt = time.perf_counter() - t0
-    return steps / dt, games / dt
+    return (steps - forced) / dt, forced / dt, games / dt
 
 
-def python_loop(n: int, seconds: float) -> tuple[float, float]:
+def python_loop(n: int, seconds: float, ask_all: bool = False) -> tuple[float, float, float]:
+    """The fast mode through the public API (every decision it sees is real)."""
     state = core.init(n, 4, "noirburg", seeds=0)
     agent = RandomAgent(seed=0)
     for _ in range(5):  # warm-up (compiles the agent's sampler)
@@ -71,7 +81,7 @@ def python_loop(n: int, seconds: float) -> tuple[float, float]:
             games += deal_again(state, seed=2_000_000 + k * n)
         k += 1
     dt = time.perf_counter() - t0
-    return steps / dt, games / dt
+    return steps / dt, 0.0, games / dt
 
 
 def warm_up() -> None:
@@ -88,20 +98,33 @@ def main() -> None:
     args = parser.parse_args()
     warm_up()
     rows = []
-    for loop_name, loop in (("compiled", compiled_loop), ("python", python_loop)):
+    runs = [("compiled", "fast"), ("compiled", "ask_all"), ("python", "fast")]
+    for loop_name, mode in runs:
+        loop = compiled_loop if loop_name == "compiled" else python_loop
         for n in SIZES:
-            sps, gps = loop(n, args.seconds)
-            rows.append({"loop": loop_name, "N": n, "agent_steps_per_s": sps, "games_per_s": gps})
+            real, forced, gps = loop(n, args.seconds, ask_all=mode == "ask_all")
+            rows.append(
+                {
+                    "loop": loop_name,
+                    "mode": mode,
+                    "N": n,
+                    "agent_steps_per_s": real,
+                    "forced_presented_per_s": forced,
+                    "games_per_s": gps,
+                }
+            )
             print(
-                f"{loop_name:9s} N={n:5d}  {sps:>13,.0f} agent-steps/s  {gps:>10,.1f} games/s",
+                f"{loop_name:9s} {mode:8s} N={n:5d}  {real:>13,.0f} real decisions/s  "
+                f"{forced:>11,.0f} forced presented/s  {gps:>9,.1f} games/s",
                 flush=True,
             )
     print()
-    print("| loop | N | agent-steps/s | games/s |")
-    print("|---|---:|---:|---:|")
+    print("| loop | mode | N | real decisions/s | forced decisions presented/s | games/s |")
+    print("|---|---|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r['loop']} | {r['N']} | {r['agent_steps_per_s']:,.0f} | {r['games_per_s']:,.1f} |"
+            f"| {r['loop']} | {r['mode']} | {r['N']} | {r['agent_steps_per_s']:,.0f} | "
+            f"{r['forced_presented_per_s']:,.0f} | {r['games_per_s']:,.1f} |"
         )
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)

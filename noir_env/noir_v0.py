@@ -66,25 +66,29 @@ player clockwise, ...). It is `noir_env.core.observe(state, seat)`;
 `noir_env.spaces.OBS_SLICES` names its parts:
 
 * global fields: phase (one-hot), the seat to act and the seat whose turn it is, the number
-  of players, round 1 flag, turn number, bank, draw pile size, discard pile and cards out of
-  the game per card type, the countdown (on, tokens, holder), the observer's own hand per
-  card type, the cards set aside / discarded in the current step, the selected gangster,
-  the reaction being targeted, the pending attack (target seat, Hideout or not, attackers
-  per power), the open reaction window and its owner, the Police in the window (mode,
-  standing, player) and the gangsters already moved in this Move Gangsters step;
-* per seat: present, alive, money, hand size, trophies, kills, Hideout gangsters, Hideout
-  in the open, hidden gangsters, and per business slot its income, gangsters per power,
-  whether it covers the Hideout, was attacked this turn, is the attack / Police / Turncoat
-  target, and the Drive-bys declared on it.
+  of players, round 1 flag, turn number, the current turn step, the rules in force (one value
+  per `core.rules.RULE_FIELDS`), bank, draw pile size, discard pile and cards out of the game
+  per card type, the countdown (on, tokens, holder, holder turns left), the observer's own hand
+  per card type, the cards set aside / discarded in the current step, the selected gangster,
+  the reaction being targeted, the pending attack (target seat, Hideout or not, attackers per
+  power), the open reaction window, its owner and its queue of Police and Drive-bys in play
+  order (kind, standing, dice, player, target) and the gangsters already moved in this Move
+  Gangsters step;
+* per seat: present, alive, money, hand size, the cards publicly known to be in the hand (a
+  gangster taken by Turncoat, an eliminated player's table), trophies, kills, Hideout
+  gangsters, Hideout in the open, hidden gangsters, and per business slot its income, gangsters
+  per power, whether it covers the Hideout, was attacked this turn, is the attack / Turncoat
+  target, and the standing kidnaps and Drive-by dice on it.
 
-Another player's hand appears only as its size and the draw pile only as a count.
+Another player's hand appears only as its size and its publicly known cards, the draw pile
+only as a count.
 
 #### Legal Actions Mask
 
 `action_mask` (int8) holds the legal actions of the agent to act (`agent_selection`); it is
 all zeros for every other agent, and for everyone once the game is over. A decision with a
-single legal action is taken by the core itself, so every decision an agent sees has at
-least two choices.
+single legal action is presented unless everyone can see that it is forced (see Reaction
+windows), so an agent sees some decisions with one legal action.
 
 ### Action Space
 
@@ -103,6 +107,8 @@ docs/RULES.md); names read as what the action does:
 | `play:<reaction>`                | poker_night, police, police_cancel, bribe, driveby, turncoat |
 | `target:+<r>:<where>`            | a place of the player r seats clockwise (attack, reaction) |
 | `power:<p>`                      | the power of the gangster a Turncoat takes                |
+| `bribe:<k>`                      | the Police a Bribe answers: the k-th card of the window   |
+| `continue_into_hideout`          | raze-first rules: on from the razed business into the Hideout |
 
 An illegal action raises ValueError naming the action, the phase and the legal actions, and
 changes nothing. Wrap the raw env in PettingZoo's `TerminateIllegalWrapper` to end the
@@ -111,15 +117,25 @@ game with a penalty instead.
 ### Reaction windows
 
 `agent_selection` is always the agent that must decide now: the player whose turn it is in
-their own steps, or another player reacting in someone else's turn. After each attack
-declaration and at the end of each turn a reaction window asks the living players in turn,
-clockwise after its owner; each play reopens the round. Police and Drive-by played in one's
-own steps open a response window. Players without a playable reaction pass without being
-asked. `infos[agent]` holds the phase name for every agent and, for the agent to act, what
-the decision is about: `turn_of` (whose turn it is), `window` and `window_owner`, `attack`
-(attacker, target, place, business, attackers per power, power), `police` (player, mode,
-standing, target), `drivebys` (declared targets), `reaction` (the reaction whose target or
-gangster is being chosen), `turncoat_target`, `selected_power`.
+their own steps, or another player reacting in someone else's turn. A reaction window asks the
+living players in turn, clockwise after its owner (each play reopens the round): after each
+attack declaration, before the Attack step (after Move Gangsters), and at the end of each turn;
+Police and Drive-by played in one's own steps open a response window. Police and Drive-bys wait
+in the window's queue and act at its close in the order they were played (docs/RULES.md R5.3).
+
+**Who is asked reveals nothing.** Every living player holding a card is asked in every window,
+and every turn step is presented to an active player holding a card, even when `pass` or `end`
+is the only legal action; a decision is skipped only for a reason everyone can see (an empty
+hand, or a choice inside a move already made public). So `agent_selection`, the phases, infos,
+log and observations never depend on cards an agent cannot see (R2.5, R7.2; the core's
+`ask_all=True`). Many decisions therefore have a single legal action: an agent loses nothing by
+taking it at once.
+
+`infos[agent]` holds the phase name for every agent and, for the agent to act, what the decision
+is about: `turn_of` (whose turn it is), `window` and `window_owner`, `attack` (attacker, target,
+place, business, attackers per power, power), `queue` (the window's Police and Drive-bys in play
+order: card number, kind, player, target, place, standing or dice), `reaction` (the reaction
+whose target or gangster is being chosen), `turncoat_target`, `selected_power`.
 
 ### Rewards
 
@@ -183,6 +199,14 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 ### Version History
 
+* v0, rules v1 (noir_env 0.2.0): reactions resolve in play order from a queue; several Police
+  per window, each Bribe names the Police it answers (`bribe:<k>`, new action ids 374-382); a
+  window before the Attack step; raze-first attackers choose to go on into the Hideout
+  (`continue_into_hideout`, id 383); `noirbrough` Hideout gangsters do not attack; `original`
+  Poker Night all-in, weakest returning gangsters discarded, Turncoat on AWAY gangsters; every
+  decision whose skipping would reveal a hand is presented (so more decisions with a single legal
+  action); the observation adds the window's queue, the turn step, publicly known cards per seat,
+  the countdown's turns left and the rules in force. Action ids 0-373 keep their meaning.
 * v0: Initial version (noir_env 0.1.0).
 """
 
@@ -228,7 +252,6 @@ OBS_SIZE = noir_spaces.OBS_SIZE
 REWARD_MODES = ("zero_sum", "score")
 PHASE_NAMES = [C.Phase(k).name for k in range(C.NUM_PHASES)]
 _TARGET_NAMES = noir_spaces.TARGET_NAMES
-_POLICE_MODES = ["none", "cancel", "kidnap"]
 # attributes that view the core state; a copy or an unpickled env rebuilds them from `_state`
 _STATE_VIEWS = ("_k", "_phase", "_actor", "_log_n", "_mask_row", "_f", "_f1", "_raw", "_backup")
 
@@ -407,7 +430,7 @@ class raw_env(AECEnv, EzPickle):
                 raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
             self._seed_rng = np.random.default_rng(seed)
         self.game_seed = seed
-        self.state = core.init(1, self.num_players, self.rules, seeds=[seed])
+        self.state = core.init(1, self.num_players, self.rules, seeds=[seed], ask_all=True)
         self.history = {
             "env": self.metadata["name"],
             "num_players": self.num_players,
@@ -598,25 +621,9 @@ class raw_env(AECEnv, EzPickle):
             info["window_owner"] = names[f1["win_owner"][0]]
         if f1["atk_player"][0] >= 0:
             info["attack"] = _attack_info(f1, self._f, names)
-        mode = f1["chain_mode"][0]
-        if mode != C.CHAIN_NONE:
-            police = {
-                "player": names[f1["chain_player"][0]],
-                "mode": _POLICE_MODES[mode],
-                "standing": bool(f1["chain_live"][0]),
-            }
-            if mode == C.CHAIN_KIDNAP:
-                police["target"] = names[f1["chain_tp"][0]]
-                police["place"] = _TARGET_NAMES[f1["chain_ts"][0]]
-            info["police"] = police
-        if phase == C.PH_WINDOW:
-            db = self._f["db"]
-            if db.any():
-                info["drivebys"] = [
-                    {"target": names[q], "place": _TARGET_NAMES[t], "count": int(db[q, t])}
-                    for q, t in zip(*np.nonzero(db), strict=True)
-                ]
-        elif phase == C.PH_REACT_TARGET or phase == C.PH_TURNCOAT_POWER:
+        if f1["rq_n"][0] > 0:
+            info["queue"] = _queue_info(self._f, int(f1["rq_n"][0]), names)
+        if phase == C.PH_REACT_TARGET or phase == C.PH_TURNCOAT_POWER:
             info["reaction"] = C.PLAY_NAMES[f1["rt_kind"][0]]
             if phase == C.PH_TURNCOAT_POWER:
                 info["turncoat_target"] = {
@@ -663,7 +670,8 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
-_INFO_FIELDS = ("atk_g", "biz", "ho_top", "db")
+_INFO_FIELDS = ("atk_g", "biz", "ho_top", "rq_kind", "rq_player", "rq_tp", "rq_ts")
+_INFO_FIELDS += ("rq_standing", "rq_dice")
 _INFO_SCALARS = (
     "phase",
     "active",
@@ -673,13 +681,29 @@ _INFO_SCALARS = (
     "win_owner",
     "atk_player",
     "atk_slot",
-    "chain_mode",
-    "chain_live",
-    "chain_player",
-    "chain_tp",
-    "chain_ts",
+    "rq_n",
     "rt_kind",
 )
+
+
+def _queue_info(f, n: int, names: list[str]) -> list[dict]:
+    """The reactions waiting in the window, in the order they will act (R5.3)."""
+    out = []
+    for k in range(n):
+        kind = int(f["rq_kind"][k])
+        entry = {
+            "card": k + 1,
+            "kind": C.QUEUE_NAMES[kind],
+            "player": names[f["rq_player"][k]],
+            "target": names[f["rq_tp"][k]],
+            "place": _TARGET_NAMES[f["rq_ts"][k]],
+        }
+        if kind == C.RQ_DRIVEBY:
+            entry["dice"] = int(f["rq_dice"][k])
+        else:
+            entry["standing"] = bool(f["rq_standing"][k])
+        out.append(entry)
+    return out
 
 
 def _attack_info(f1, f, names) -> dict:
@@ -775,27 +799,27 @@ def render_board(
     win = int(g["win_kind"])
     if win != C.WIN_NONE:
         w = f"Reaction window: {C.WINDOW_NAMES[win]} (owner {names[int(g['win_owner'])]})"
-        mode = int(g["chain_mode"])
-        if mode != C.CHAIN_NONE:
-            who = names[int(g["chain_player"])]
-            what = "cancel the attack"
-            if mode == C.CHAIN_KIDNAP:
-                tq, ts = int(g["chain_tp"]), int(g["chain_ts"])
-                what = f"raid {names[tq]}'s {_place_name(g, tq, ts)}"
-            w += f"; Police by {who} to {what}: {'standing' if g['chain_live'] else 'bribed'}"
-        dbs = [
-            f"{names[dq]}'s {_place_name(g, dq, dt)} x{int(g['db'][dq, dt])}"
-            for dq, dt in zip(*np.nonzero(g["db"]), strict=True)
-        ]
-        if dbs:
-            w += "; Drive-bys on " + ", ".join(dbs)
         lines.append(w)
+        for k in range(int(g["rq_n"])):
+            lines.append("  " + _queued_text(g, k, names))
     if phase in (C.PH_REACT_TARGET, C.PH_TURNCOAT_POWER):
         lines.append(f"Choosing the target of: {C.PLAY_NAMES[int(g['rt_kind'])]}")
     for p in range(n):
         lines.append("")
         lines.extend(_seat_lines(g, p, names, observer, actor))
     return "\n".join(lines)
+
+
+def _queued_text(g, k: int, names: list[str]) -> str:
+    kind = int(g["rq_kind"][k])
+    who = names[int(g["rq_player"][k])]
+    tq, ts = int(g["rq_tp"][k]), int(g["rq_ts"][k])
+    place = f"{names[tq]}'s {_place_name(g, tq, ts)}"
+    if kind == C.RQ_DRIVEBY:
+        return f"{k + 1}. Drive-by x{int(g['rq_dice'][k])} by {who} on {place}"
+    what = "cancel the attack" if kind == C.RQ_CANCEL else f"raid {place}"
+    state = "standing" if g["rq_standing"][k] else "bribed"
+    return f"{k + 1}. Police by {who} to {what}: {state}"
 
 
 def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -> list[str]:
@@ -834,6 +858,8 @@ def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -
         )
     if g["hidden"][p].any():
         out.append(f"  hidden {_gangsters(g['hidden'][p])}")
+    if g["known"][p].any() and p != observer:
+        out.append(f"  known to be in hand: {_hand_text(g['known'][p])}")
     if p == observer:
         out.append(f"  your hand: {_hand_text(g['hand'][p])}")
     return out

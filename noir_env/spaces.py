@@ -14,6 +14,10 @@ stable across versions and read as what the action does:
     play:<reaction>                     poker_night, police, police_cancel, bribe, driveby, turncoat
     target:+<r>:<where>                 a place of the player r seats clockwise (attack/reaction)
     power:<p>                           the power of the gangster a Turncoat takes
+    bribe:<k>                           the Police a Bribe answers: the k-th card queued in
+                                        the window (1-based, play order)
+    continue_into_hideout               raze-first rules: go on from the razed business
+                                        into the Hideout (`end` stops)
 
 Places: slot0..slot27 (business slots), hideout, hidden (source), aside (destination).
 """
@@ -48,6 +52,8 @@ def _build_action_names() -> list[str]:
     names += [f"play:{k}" for k in C.PLAY_NAMES]
     names += [f"target:+{rel}:{t}" for rel in range(1, C.MAX_PLAYERS) for t in TARGET_NAMES]
     names += [f"power:{p}" for p in range(1, 5)]
+    names += [f"bribe:{k}" for k in range(1, C.QUEUE_LEN + 1)]
+    names += ["continue_into_hideout"]
     assert len(names) == C.NUM_ACTIONS, (len(names), C.NUM_ACTIONS)
     return names
 

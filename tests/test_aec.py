@@ -86,7 +86,7 @@ def test_spaces_same_for_every_size():
 def test_agrees_with_core_step_for_step(n, rules, seed):
     env = noir_v0.env(num_players=n, rules=rules)
     env.reset(seed=seed)
-    ref = core.init(1, n, rules, seeds=seed)
+    ref = core.init(1, n, rules, seeds=seed, ask_all=True)
     assert env.unwrapped.state.tobytes() == ref.tobytes()  # the same deal as core.init
     rng = np.random.default_rng(seed)
     agents = env.possible_agents
@@ -343,7 +343,7 @@ def _clear_table(st):
         "kills",
         "attacked",
         "atk_g",
-        "db",
+        "known",
         "discard",
         "removed",
         "lock",
@@ -392,8 +392,7 @@ def _scripted_position(env):
     st.step_idx[0] = list(C.STEP_ORDER_NOIRBURG).index(C.ST_ATTACK)
     st.atk_player[0] = -1
     st.win_kind[0] = C.WIN_NONE
-    st.chain_mode[0] = C.CHAIN_NONE
-    st.chain_live[0] = 0
+    st.rq_n[0] = 0
     st.cd_on[0] = 0
     assert game_problems(st, 0) == []
     core.refresh(st)
@@ -429,17 +428,23 @@ def test_scripted_interrupts():
     assert info["window"] == "attack" and info["turn_of"] == "player_0"
     assert info["attack"]["target"] == "player_1" and info["attack"]["place"] == "hideout"
     assert info["attack"]["attackers"] == [1, 1, 0, 0]
-    info = act("player_2", "play:bribe")
-    assert info["police"] == {"player": "player_1", "mode": "cancel", "standing": True}
+    info = act("player_2", "play:bribe")  # the only Police: `bribe:1` is taken unasked
+    police = {"card": 1, "kind": "police_cancel", "player": "player_1", "standing": True}
+    assert info["queue"] == [police | {"target": "player_1", "place": "hideout"}]
     info = act("player_3", "play:bribe")
-    assert info["police"]["standing"] is False
+    assert info["queue"][0]["standing"] is False
     assert env.unwrapped.infos["player_0"] == {"phase": "reaction_window"}
-    for agent in ("player_1", "player_2", "player_3"):  # still holding reactions: asked again
+    for agent in ("player_1", "player_2", "player_3"):  # holding cards: asked again (R2.5)
         act(agent, "pass")
     lines = new_log()
     assert "player_1 calls the Police to stop the attack on player_1's Hideout" in lines
-    assert "player_2 plays a Bribe: the Police is called off" in lines
-    assert "player_3 plays a Bribe on the Bribe: the Police stands again" in lines
+    assert "player_2 plays a Bribe: player_1's Police (card 1 of the window) is called off" in (
+        lines
+    )
+    assert (
+        "player_3 plays a Bribe on the Bribe: player_1's Police (card 1 of the window) stands "
+        "again" in lines
+    )
     assert any(line.startswith("player_1's Police cancels player_0's attack") for line in lines)
     st = env.unwrapped.state
     assert list(st.hidden[0, 0]) == [1, 1, 0, 0]  # the cancelled attackers hid
@@ -457,10 +462,11 @@ def test_scripted_interrupts():
     assert info["phase"] == "reaction_target" and info["reaction"] == "driveby"
     act("player_1", "pass")
     info = act("player_2", "play:driveby")
-    assert info["drivebys"] == [{"target": "player_1", "place": "slot1", "count": 1}]
+    driveby = {"card": 1, "kind": "driveby", "player": "player_3", "dice": 1}
+    assert info["queue"] == [driveby | {"target": "player_1", "place": "slot1"}]
     act("player_2", "target:+3:slot1")
-    assert st.db[0, 1, 1] == 2
-    act("player_1", "pass")
+    assert st.rq_n[0] == 1 and st.rq_dice[0, 0] == 2  # rolled together, at the first one
+    act("player_1", "pass")  # players 0, 2 and 3 hold no card now: not asked (R2.5)
     lines = new_log()
     drivebys = [line for line in lines if line.startswith("Drive-by")]
     assert len(drivebys) == 1 and drivebys[0].startswith("Drive-by on player_1's Casino")
@@ -480,6 +486,7 @@ def test_scripted_interrupts():
     info = act("player_1", "power:2")
     assert info["phase"] == "turncoat_power"
     assert info["turncoat_target"] == {"player": "player_0", "place": "attack"}
+    act("player_1", "pass")  # holding the gangster it took: asked again (R2.5)
     lines = new_log()
     assert "player_1 plays a Turncoat and takes a 2-gangster from player_0's attack into hand" in (
         lines

@@ -14,6 +14,7 @@ import noir_env.core as core
 from noir_env import noir_v0
 from noir_env.core import constants as C
 from noir_env.core.rules import Rules
+from noir_env.core.serialize import state_from_dict
 from noir_env.core.validate import check_invariants
 
 INT64_MAX = 2**63 - 1
@@ -379,3 +380,47 @@ def test_a_replayed_truncated_game_shows_the_truncation(tmp_path):
     assert len(frames) == 26
     assert frames[-1].log[-1] == "The game is truncated after 25 decisions (max_steps)."
     assert not any("truncated" in line for f in frames[:-1] for line in f.log)
+
+
+# --- hand-written positions (issue 7's reproductions) ------------------------------------------
+def test_issue_repro_1_out_of_range_selection_is_a_value_error():
+    d = {"num_players": 3, "phase": "move_gangsters_to", "selection": [-20, 28]}
+    for _ in range(3):  # once killed the interpreter
+        with pytest.raises(ValueError, match="selection"):
+            state_from_dict({**d, "players": [{}, {}, {}]})
+
+
+def test_issue_repro_2_an_actor_outside_the_game_is_a_value_error():
+    with pytest.raises(ValueError, match="actor=7"):
+        state_from_dict({"num_players": 3, "phase": "discard", "actor": 7, "players": [{}] * 3})
+
+
+def test_issue_repro_3_an_attack_on_seat_100_is_a_value_error():
+    d = {
+        "num_players": 3,
+        "phase": "reaction_window",
+        "active": 0,
+        "actor": 1,
+        "window": {"kind": "attack", "owner": 0, "passes_left": 1},
+        "attack": {"target": 100, "at": 8, "attackers": [4]},
+        "players": [{}, {}, {}],
+    }
+    with pytest.raises(ValueError, match="attack.target=100"):
+        state_from_dict(d)
+
+
+@pytest.mark.parametrize(
+    "patch, key",
+    [
+        ({"phase": "reaction_window"}, "window"),
+        ({"actor": 300}, "malformed"),
+        ({"countdown": {"started": True, "holder": 9, "tokens": 2}}, "countdown.holder"),
+        ({"players": [{"trophies": 1}, {}, {}]}, "trophies"),
+        ({"result": {"winners": [1], "reason": ""}}, "result.winners"),
+        ({"players": [{"alive": False}, {"alive": False}, {}]}, "alive"),
+    ],
+)
+def test_impossible_positions_name_the_key(patch, key):
+    d = {"num_players": 3, "phase": "deploy", "players": [{}, {}, {}], **patch}
+    with pytest.raises(ValueError, match=key):
+        state_from_dict(d)

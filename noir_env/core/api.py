@@ -22,6 +22,7 @@ from numba import njit, prange
 
 from . import args as A
 from . import constants as C
+from .board import hand_size
 from .countdown import score
 from .mask import fill_mask
 from .observe import OBS_SIZE, observe_batch
@@ -35,15 +36,38 @@ PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread la
 
 
 @njit(cache=True)
+def passes_unasked(s, i, x):
+    """R2.5: x passes in a window without being asked: x holds no reaction card, or, when
+    every decision must be presented (`ask_all`), x's hand is empty (public)."""
+    if s[i].ask_all:
+        return hand_size(s, i, x) == 0
+    return not holds_reaction(s, i, x)
+
+
+@njit(cache=True)
+def publicly_forced(s, i):
+    """R2.5 with `ask_all`: a decision with one legal action is taken by the core only if
+    everyone can see that it is forced: a choice inside a move already made public (where
+    a picked or deployed gangster goes, attackers, the target of a played reaction) or a
+    decision of a player with an empty hand (all else that decides it is on the table)."""
+    ph = s[i].phase
+    if ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO or ph == C.PH_ATTACKERS:
+        return True
+    if ph == C.PH_REACT_TARGET or ph == C.PH_TURNCOAT_POWER:
+        return True
+    return hand_size(s, i, s[i].actor) == 0
+
+
+@njit(cache=True)
 def settle(s, r, i):
-    """Take forced decisions (a single legal action) until a real choice or the end (R2.5),
-    leaving the actor's legal actions in s[i].mask."""
+    """Take forced decisions until a decision to present or the end (R2.5), leaving the
+    actor's legal actions in s[i].mask."""
     for _ in range(100_000):
-        if s[i].phase == C.PH_WINDOW and not holds_reaction(s, i, s[i].actor):
-            apply_action(s, r, i, C.A_PASS)  # nothing to play: pass unasked (R5.2)
+        if s[i].phase == C.PH_WINDOW and passes_unasked(s, i, s[i].actor):
+            apply_action(s, r, i, C.A_PASS)
             continue
         count, last = fill_mask(s, r, i)
-        if count != 1:
+        if count != 1 or (s[i].ask_all and not publicly_forced(s, i)):
             if count == 0 and s[i].phase != C.PH_GAME_OVER:
                 raise RuntimeError("NOIR core: a decision with no legal action")
             return
@@ -196,19 +220,29 @@ def init(
     num_players: int | np.ndarray = 4,
     rules: str | Rules | None = "noirburg",
     seeds: int | np.ndarray | None = 0,
+    ask_all: bool = False,
 ) -> State:
     """Deal `num_games` new games.
 
     num_players: 3..6, one value or one per game. rules: a preset name or a `Rules`.
     seeds: an int s gives game i the seed s + i; an array gives each game its own seed; every
     seed must fit int64 (None: 0). A bad argument raises TypeError / ValueError naming it.
+    ask_all: False (fast): the core takes every decision with a single legal action and
+    passes for every player without a reaction card, so only real choices are presented.
+    True (multi-agent): every living player holding cards is asked in every window and every
+    turn step is presented, even with `pass`/`end` as the only legal action, unless it is
+    forced for a reason everyone can see (R2.5); who is asked then reveals nothing hidden.
+    The game itself (its states and outcome for the same choices) is the same in both.
     """
     n = A.num_games(num_games)
     nps = A.num_players(num_players, n)
     game_rules = get_rules(rules)
     seed_arr = A.seeds(seeds, n)
+    if not isinstance(ask_all, bool | np.bool_):
+        raise TypeError(f"ask_all must be a bool, got {type(ask_all).__name__} {ask_all!r}")
     s = allocate(n)
     s.rules[:] = rules_row(game_rules)
+    s.ask_all[:] = 1 if ask_all else 0
     s.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     (_init_parallel if n >= PARALLEL_MIN else _init_serial)(kernel_view(s), nps)
     return s

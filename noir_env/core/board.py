@@ -166,9 +166,18 @@ def remove_business(s, i, q, t):
     s[i].discard[C.B1 + s[i].biz[q, t] - 1] += 1
     discard_gangsters(s, i, s[i].biz_g[q, t])
     s[i].biz[q, t] = 0
-    s[i].db[q, t] = 0
     if s[i].ho_top[q] == t:
         s[i].ho_top[q] = -1  # R3.6: the Hideout is in the open again
+
+
+@njit(cache=True)
+def card_leaves_hand(s, i, p, card):
+    """p deploys, discards or plays one `card`: it leaves p's hand, and a card publicly
+    known to be there (R7.3) is no longer known to be (identical cards are indistinguishable,
+    so the known count stays a lower bound of what p holds)."""
+    s[i].hand[p, card] -= 1
+    if s[i].known[p, card] > 0:
+        s[i].known[p, card] -= 1
 
 
 @njit(cache=True)

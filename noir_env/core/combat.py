@@ -162,14 +162,19 @@ def hideout_attack(s, r, i, p, q):
 
 @njit(cache=True)
 def raze_first_attack(s, r, i, p, q):
-    """R3.7 (original): the business on a buried Hideout must be razed first; the surviving
-    attackers then face the Hideout (defense 3 + its gangsters)."""
+    """R3.7 (original): the business on a buried Hideout must be razed first. Returns True
+    when it was razed and attackers survive: they MAY go on (`continue_into_hideout`)."""
     top = s[i].ho_top[q]
-    if top >= 0 and not business_combat(s, r, i, p, q, top):
-        return
+    if top < 0:
+        raze_first_hideout(s, r, i, p, q)
+        return False
+    return business_combat(s, r, i, p, q, top) and num_gangsters(s[i].atk_g) > 0
+
+
+@njit(cache=True)
+def raze_first_hideout(s, r, i, p, q):
+    """R3.7 step 2: the attackers, at full power, against the open Hideout (3 + its gangsters)."""
     attack = power_of(s[i].atk_g)
-    if attack == 0:
-        return
     guards = power_of(s[i].ho_g[q])
     defense = C.HIDEOUT_DEFENSE + guards
     if attack >= defense:
@@ -180,8 +185,21 @@ def raze_first_attack(s, r, i, p, q):
 
 
 @njit(cache=True)
+def continue_into_hideout(s, r, i, go_on):
+    """R3.7: after the raze the attacker goes on into the Hideout, or stops; either way the
+    surviving attackers then become HIDDEN."""
+    p = s[i].active
+    q = s[i].atk_player
+    log_event(s, i, C.EV_RAZE_CHOICE, p, q, int(go_on))
+    if go_on:
+        raze_first_hideout(s, r, i, p, q)
+    hide_attackers(s, i, p)
+
+
+@njit(cache=True)
 def resolve_attack(s, r, i):
-    """Resolve the pending attack of the active player; survivors become HIDDEN (R3.5)."""
+    """Resolve the pending attack of the active player; survivors become HIDDEN (R3.5).
+    After a raze-first raze the attacker chooses first (phase PH_CONTINUE, R3.7)."""
     p = s[i].active
     q = s[i].atk_player
     t = s[i].atk_slot
@@ -190,7 +208,10 @@ def resolve_attack(s, r, i):
     elif t < S:
         business_combat(s, r, i, p, q, t)
     elif r.raze_first:
-        raze_first_attack(s, r, i, p, q)
+        if raze_first_attack(s, r, i, p, q):
+            s[i].phase = C.PH_CONTINUE
+            s[i].actor = p
+            return
     else:
         hideout_attack(s, r, i, p, q)
     hide_attackers(s, i, p)
@@ -207,26 +228,34 @@ def hide_attackers(s, i, p):
 
 
 @njit(cache=True)
+def take_known(s, i, p, card, k):
+    """k cards of a type go from the table into p's hand in view of everyone (R7.3)."""
+    s[i].hand[p, card] += k
+    s[i].known[p, card] += k
+
+
+@njit(cache=True)
 def eliminate(s, r, i, q, p):
     """R3.8: q is out; p takes every card q had into hand and q's Hideout as a trophy."""
     s[i].alive[q] = 0
     taken = 0
-    for t in range(C.NUM_CARD_TYPES):
+    for t in range(C.NUM_CARD_TYPES):  # the hand: only what was known stays known (R7.3)
         taken += s[i].hand[q, t]
         s[i].hand[p, t] += s[i].hand[q, t]
+        s[i].known[p, t] += s[i].known[q, t]
         s[i].hand[q, t] = 0
-    for t in range(S):
+        s[i].known[q, t] = 0
+    for t in range(S):  # the table: everyone saw it go into p's hand
         if s[i].biz[q, t] > 0:
-            s[i].hand[p, C.B1 + s[i].biz[q, t] - 1] += 1
+            take_known(s, i, p, C.B1 + s[i].biz[q, t] - 1, 1)
             taken += 1
             s[i].biz[q, t] = 0
         for pw in range(4):
-            s[i].hand[p, C.G1 + pw] += s[i].biz_g[q, t, pw]
+            take_known(s, i, p, C.G1 + pw, s[i].biz_g[q, t, pw])
             taken += s[i].biz_g[q, t, pw]
             s[i].biz_g[q, t, pw] = 0
-        s[i].db[q, t] = 0
     for pw in range(4):
-        s[i].hand[p, C.G1 + pw] += s[i].ho_g[q, pw] + s[i].hidden[q, pw]
+        take_known(s, i, p, C.G1 + pw, s[i].ho_g[q, pw] + s[i].hidden[q, pw])
         taken += s[i].ho_g[q, pw] + s[i].hidden[q, pw]
         s[i].ho_g[q, pw] = 0
         s[i].hidden[q, pw] = 0

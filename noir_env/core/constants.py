@@ -75,7 +75,12 @@ A_HIDE_OPEN = A_HIDE_UNDER + NUM_SLOTS
 A_PLAY = A_HIDE_OPEN + 1  # + play kind (6)
 A_TARGET = A_PLAY + 6  # + (rel - 1) * NUM_TARGETS + target
 A_POWER = A_TARGET + (MAX_PLAYERS - 1) * NUM_TARGETS  # + power_idx (Turncoat)
-NUM_ACTIONS = A_POWER + 4
+# rules v1 appends (ids above stay stable): a Bribe names the Police it answers by its place
+# in the window's queue; a raze-first attack may go on into the Hideout (R3.7)
+QUEUE_LEN = 9  # reactions that wait for a window's close: 4 Police + 5 Drive-by cards at most
+A_BRIBE = A_POWER + 4  # + queue position of the Police bribed
+A_CONTINUE = A_BRIBE + QUEUE_LEN  # go on from the razed business into the Hideout
+NUM_ACTIONS = A_CONTINUE + 1
 
 # play kinds (offsets from A_PLAY)
 PLAY_POKER, PLAY_POLICE, PLAY_POLICE_CANCEL, PLAY_BRIBE, PLAY_DRIVEBY, PLAY_TURNCOAT = range(6)
@@ -97,7 +102,8 @@ PH_WINDOW = 10  # a reaction window: play a reaction or pass
 PH_REACT_TARGET = 11  # choose the target of the reaction just played
 PH_TURNCOAT_POWER = 12  # choose which gangster the Turncoat takes
 PH_GAME_OVER = 13
-NUM_PHASES = 14
+PH_CONTINUE = 14  # raze-first (R3.7): go on into the Hideout, or stop
+NUM_PHASES = 15
 
 
 class Phase(IntEnum):
@@ -115,6 +121,7 @@ class Phase(IntEnum):
     reaction_target = PH_REACT_TARGET
     turncoat_power = PH_TURNCOAT_POWER
     game_over = PH_GAME_OVER
+    continue_attack = PH_CONTINUE
 
 
 # --- turn steps (R2.1); a rules preset picks their order ---------------------------------
@@ -123,15 +130,28 @@ STEP_ORDER_NOIRBURG = np.array(
     [ST_TRIBUTE, ST_MOVE, ST_ATTACK, ST_DEPLOY, ST_MOVE_HIDEOUT, ST_DISCARD, ST_DRAW, ST_END],
     dtype=np.int8,
 )
+STEP_NAMES = [
+    "tribute",
+    "move_gangsters",
+    "attack",
+    "deploy",
+    "move_hideout",
+    "discard",
+    "draw",
+    "end_of_turn",
+]
 STEP_ORDER_PREP_FIRST = np.array(
     [ST_TRIBUTE, ST_MOVE, ST_DISCARD, ST_DRAW, ST_MOVE_HIDEOUT, ST_ATTACK, ST_DEPLOY, ST_END],
     dtype=np.int8,
 )
 
 # --- reaction windows (R5.2) ------------------------------------------------------------
-WIN_NONE, WIN_ATTACK, WIN_END_TURN, WIN_RESPONSE = 0, 1, 2, 3
-WINDOW_NAMES = ["none", "attack", "end_of_turn", "response"]
-CHAIN_NONE, CHAIN_CANCEL, CHAIN_KIDNAP = 0, 1, 2
+WIN_NONE, WIN_ATTACK, WIN_END_TURN, WIN_RESPONSE, WIN_STEP = 0, 1, 2, 3, 4
+WINDOW_NAMES = ["none", "attack", "end_of_turn", "response", "before_step"]
+NUM_WINDOWS = 5
+# reactions queued in a window, resolved at its close in the order played (R5.3)
+RQ_NONE, RQ_KIDNAP, RQ_CANCEL, RQ_DRIVEBY = 0, 1, 2, 3
+QUEUE_NAMES = ["none", "police_kidnap", "police_cancel", "driveby"]
 
 # --- countdown (R6) -----------------------------------------------------------------------
 CD_HIDEOUT, CD_BANK, CD_THIRD = 0, 1, 2
@@ -168,4 +188,5 @@ LOG_FIELDS = 8  # code + 7 arguments
     EV_RESHUFFLE,
     EV_CANCELLED,
     EV_FIZZLE,
-) = range(25)
+    EV_RAZE_CHOICE,
+) = range(26)

@@ -355,10 +355,11 @@ class GameLog:
             return f"{who} orders a Drive-by on {self._target(q, t)}"
         return f"{who} plays {C.PLAY_NAMES[kind]}"
 
-    def _bribe(self, x, live, *_):
+    def _bribe(self, x, live, k, police_player, *_):
+        police = f"{self._p(police_player)}'s Police (card {k + 1} of the window)"
         if live:
-            return f"{self._p(x)} plays a Bribe on the Bribe: the Police stands again"
-        return f"{self._p(x)} plays a Bribe: the Police is called off"
+            return f"{self._p(x)} plays a Bribe on the Bribe: {police} stands again"
+        return f"{self._p(x)} plays a Bribe: {police} is called off"
 
     def _police(self, x, q, t, moved, *_):
         s = f"{self._p(x)}'s Police raids {self._target(q, t)}: "
@@ -424,6 +425,11 @@ class GameLog:
             "the attackers go into hiding"
         )
 
+    def _raze_choice(self, p, q, go_on, *_):
+        if go_on:
+            return f"{self._p(p)}'s attackers go on into {self._p(q)}'s Hideout"
+        return f"{self._p(p)}'s attackers stop at the ruins and leave {self._p(q)}'s Hideout alone"
+
     def _fizzle(self, p, q, t, *_):
         self._attackers = None
         return f"{self._p(p)}'s attack on {self._target(q, t)} comes to nothing"
@@ -455,6 +461,7 @@ _SENTENCES = {
     C.EV_RESHUFFLE: GameLog._reshuffle,
     C.EV_CANCELLED: GameLog._cancelled,
     C.EV_FIZZLE: GameLog._fizzle,
+    C.EV_RAZE_CHOICE: GameLog._raze_choice,
 }
 
 

@@ -43,10 +43,13 @@ def _places_fitting(s, i, p, pw, m):
 
 
 @njit(cache=True)
-def _pick_ups(s, i, p, m, attack):
+def _pick_ups(s, r, i, p, m, attack):
     """A_FROM for gangsters on own places; in Move Gangsters those not yet put down this
-    step (R4.2) and HIDDEN ones that fit somewhere."""
-    for src in range(C.NUM_PLACES):
+    step (R4.2) and HIDDEN ones that fit somewhere (`unplaced_discard_weakest`: only the
+    strongest of those, so the weakest are the ones left over); in an attack only places
+    whose gangsters may attack (R3.1)."""
+    last = C.NUM_PLACES if (r.hideout_attackers or not attack) else S
+    for src in range(last):
         if src < S and s[i].biz[p, src] == 0:
             continue
         counts = place_counts(s, i, p, src)
@@ -55,9 +58,11 @@ def _pick_ups(s, i, p, m, attack):
             if free > 0:
                 _set(m, C.A_FROM + pw * C.NUM_SOURCES + src)
     if not attack:
-        for pw in range(4):
+        for pw in range(3, -1, -1):
             if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
                 _set(m, C.A_FROM + pw * C.NUM_SOURCES + C.PLACE_HIDDEN)
+                if r.discard_weakest:
+                    return
 
 
 @njit(cache=True)
@@ -69,9 +74,21 @@ def _hidden_must_be_placed(s, i, p):
 
 
 @njit(cache=True)
-def _attack_targets(s, i, p, m):
+def _can_attack(s, r, i, p):
+    """R3.1: p has a gangster that may attack (on a business; on the Hideout too unless the
+    rules keep Hideout gangsters home)."""
+    if r.hideout_attackers:
+        return has_table_gangster(s, i, p)
+    for t in range(S):
+        if s[i].biz[p, t] > 0 and num_gangsters(s[i].biz_g[p, t]) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _attack_targets(s, r, i, p, m):
     """R3.1: each living opponent's businesses and Hideout not yet attacked this turn."""
-    if not has_table_gangster(s, i, p):
+    if not _can_attack(s, r, i, p):
         return
     n = s[i].num_players
     for rel in range(1, n):
@@ -113,8 +130,13 @@ def _draws(s, i, p, m):
 
 @njit(cache=True)
 def _reaction_targets(s, r, i, x, m):
-    n = s[i].num_players
     kind = s[i].rt_kind
+    if kind == C.PLAY_BRIBE:  # R5.5: any Police of the window's queue
+        for k in range(s[i].rq_n):
+            if s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL:
+                _set(m, C.A_BRIBE + k)
+        return
+    n = s[i].num_players
     for rel in range(1, n):
         q = (x + rel) % n
         if not s[i].alive[q]:
@@ -188,17 +210,21 @@ def fill_mask(s, r, i):
     if ph == C.PH_DEPLOY_TO:
         _places_fitting(s, i, x, s[i].sel_a, m)
         return _count(m)
+    if ph == C.PH_CONTINUE:  # R3.7: on into the Hideout, or stop
+        _set(m, C.A_CONTINUE)
+        _set(m, C.A_END)
+        return _count(m)
     if ph == C.PH_ATTACKERS:
-        _pick_ups(s, i, x, m, True)
+        _pick_ups(s, r, i, x, m, True)
         if num_gangsters(s[i].atk_g) > 0:
             _set(m, C.A_CONFIRM)
         return _count(m)
     if ph == C.PH_MOVE:
-        _pick_ups(s, i, x, m, False)
+        _pick_ups(s, r, i, x, m, False)
         if not _hidden_must_be_placed(s, i, x):
             _set(m, C.A_END)
     elif ph == C.PH_ATTACK:
-        _attack_targets(s, i, x, m)
+        _attack_targets(s, r, i, x, m)
         _set(m, C.A_END)
     elif ph == C.PH_DEPLOY:
         _deployable(s, i, x, m)

@@ -9,6 +9,10 @@ from numba import njit
 
 from . import constants as C
 from .board import in_first_round
+from .rules import NUM_RULE_FIELDS, RULE_FIELDS
+
+RULE_PREP_FIRST = RULE_FIELDS.index("prep_first")
+RULE_CD_NEXT_TURN = RULE_FIELDS.index("cd_next_turn")
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS
@@ -23,11 +27,26 @@ SLOT_FEATURES = [
     "covers_hideout",
     "attacked_this_turn",
     "attack_target",
-    "police_target",
+    "police_kidnaps",
     "drivebys",
     "turncoat_target",
 ]
 SF = len(SLOT_FEATURES)
+# one reaction waiting in the window's queue, in play order (R5.3)
+QUEUE_FEATURES = [
+    ("kind", 3),  # police_kidnap, police_cancel, driveby
+    ("standing", 1),  # a Police not (or re-) bribed
+    ("dice", 1),  # Drive-bys on that business, rolled together
+    ("player", P),  # who played it, seat-relative
+    ("target_seat", P),  # seat-relative
+    ("target_place", 1),  # slot + 1, or 29 for the Hideout (a Police cancel's target)
+]
+QUEUE_OFFSETS = {}
+_k = 0
+for _name, _size in QUEUE_FEATURES:
+    QUEUE_OFFSETS[_name] = _k
+    _k += _size
+QF = _k
 SEAT_FIELDS = [
     ("present", 1),
     ("alive", 1),
@@ -40,6 +59,7 @@ SEAT_FIELDS = [
     ("hideout_attacked", 1),
     ("hideout_attack_target", 1),
     ("hidden", 4),
+    ("known_cards", C.NUM_CARD_TYPES),
     ("turncoat_target_hidden", 1),
     ("turncoat_target_attack", 1),
     ("businesses", S * SF),
@@ -58,6 +78,7 @@ GLOBAL_FIELDS = [
     ("countdown_on", 1),
     ("countdown_tokens", 1),
     ("countdown_holder", P),
+    ("countdown_turns_left", 1),
     ("hand", C.NUM_CARD_TYPES),
     ("step_count", 1),
     ("selected_power", 4),
@@ -66,12 +87,12 @@ GLOBAL_FIELDS = [
     ("attack_target_seat", P),
     ("attack_on_hideout", 1),
     ("attackers", 4),
-    ("window", 4),
+    ("window", C.NUM_WINDOWS),
     ("window_owner", P),
-    ("police_mode", 3),
-    ("police_standing", 1),
-    ("police_player", P),
+    ("step", C.ST_END + 1),
+    ("queue", C.QUEUE_LEN * QF),
     ("move_locked", C.NUM_PLACES * 4),
+    ("rules", NUM_RULE_FIELDS),
 ]
 
 
@@ -105,9 +126,14 @@ O_ATK, O_ATK_SEAT, O_ATK_HO, O_ATK_G = (
     _g["attack_on_hideout"],
     _g["attackers"],
 )
-O_WIN, O_WIN_OWNER = _g["window"], _g["window_owner"]
-O_POL_MODE, O_POL_LIVE, O_POL_PLAYER = _g["police_mode"], _g["police_standing"], _g["police_player"]
-O_LOCK = _g["move_locked"]
+O_WIN, O_WIN_OWNER, O_STEP, O_QUEUE = _g["window"], _g["window_owner"], _g["step"], _g["queue"]
+O_LOCK, O_RULES, O_CD_LEFT = _g["move_locked"], _g["rules"], _g["countdown_turns_left"]
+Q_KIND, Q_STANDING, Q_DICE = QUEUE_OFFSETS["kind"], QUEUE_OFFSETS["standing"], QUEUE_OFFSETS["dice"]
+Q_PLAYER, Q_TSEAT, Q_TPLACE = (
+    QUEUE_OFFSETS["player"],
+    QUEUE_OFFSETS["target_seat"],
+    QUEUE_OFFSETS["target_place"],
+)
 S_PRESENT, S_ALIVE, S_MONEY, S_HAND, S_TROPH, S_KILLS = (
     _s["present"],
     _s["alive"],
@@ -122,6 +148,7 @@ S_HO_G, S_HO_OPEN, S_HO_ATT, S_HO_TGT = (
     _s["hideout_attacked"],
     _s["hideout_attack_target"],
 )
+S_KNOWN = _s["known_cards"]
 S_HIDDEN, S_TC_HIDDEN, S_TC_ATK, S_BIZ = (
     _s["hidden"],
     _s["turncoat_target_hidden"],
@@ -163,6 +190,9 @@ def write_observation(s, i, seat, o):
         o[O_CD_ON] = 1.0
         o[O_CD_TOK] = s[i].cd_tokens
         o[O_CD_HOLD + _rel(s, i, seat, s[i].cd_holder)] = 1.0
+        o[O_CD_LEFT] = countdown_turns_left(s, i)
+    for k in range(NUM_RULE_FIELDS):
+        o[O_RULES + k] = s[i].rules[k]
     o[O_COUNT] = s[i].count
     ph = s[i].phase
     if ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
@@ -179,12 +209,10 @@ def write_observation(s, i, seat, o):
     o[O_WIN + s[i].win_kind] = 1.0
     if s[i].win_kind != C.WIN_NONE:
         o[O_WIN_OWNER + _rel(s, i, seat, s[i].win_owner)] = 1.0
-    if s[i].chain_mode != C.CHAIN_NONE:
-        o[O_POL_MODE + s[i].chain_mode] = 1.0
-        o[O_POL_LIVE] = s[i].chain_live
-        o[O_POL_PLAYER + _rel(s, i, seat, s[i].chain_player)] = 1.0
-    else:
-        o[O_POL_MODE] = 1.0
+    if ph != C.PH_MULLIGAN and ph != C.PH_GAME_OVER and s[i].step_idx >= 0:
+        o[O_STEP + current_step(s, i)] = 1.0
+    for k in range(s[i].rq_n):
+        _write_queued(s, i, seat, k, o, O_QUEUE + k * QF)
     if s[i].active == seat and (ph == C.PH_MOVE or ph == C.PH_MOVE_TO):
         for place in range(C.NUM_PLACES):
             for pw in range(4):
@@ -209,6 +237,8 @@ def _write_seat(s, i, q, tc, o, base):
     for pw in range(4):
         o[base + S_HO_G + pw] = s[i].ho_g[q, pw]
         o[base + S_HIDDEN + pw] = s[i].hidden[q, pw]
+    for t in range(C.NUM_CARD_TYPES):
+        o[base + S_KNOWN + t] = s[i].known[q, t]
     top = s[i].ho_top[q]
     o[base + S_HO_OPEN] = _flag(top < 0)
     o[base + S_HO_ATT] = s[i].attacked[q, C.PLACE_HIDEOUT]
@@ -217,7 +247,6 @@ def _write_seat(s, i, q, tc, o, base):
     tc_here = tc and s[i].sel_a == q
     o[base + S_TC_HIDDEN] = _flag(tc_here and s[i].sel_b == C.TGT_HIDDEN)
     o[base + S_TC_ATK] = _flag(tc_here and s[i].sel_b == C.TGT_ATTACK)
-    police_here = s[i].chain_mode == C.CHAIN_KIDNAP and s[i].chain_tp == q
     for t in range(S):
         inc = s[i].biz[q, t]
         if inc == 0 and s[i].attacked[q, t] == 0:
@@ -229,9 +258,46 @@ def _write_seat(s, i, q, tc, o, base):
         o[k + 5] = _flag(inc > 0 and top == t)
         o[k + 6] = s[i].attacked[q, t]
         o[k + 7] = _flag(atk_here and s[i].atk_slot == t)
-        o[k + 8] = _flag(police_here and s[i].chain_ts == t)
-        o[k + 9] = s[i].db[q, t]
         o[k + 10] = _flag(tc_here and s[i].sel_b == t)
+    for e in range(s[i].rq_n):  # the queue's kidnaps and Drive-bys on q's businesses
+        t = s[i].rq_ts[e]
+        if s[i].rq_tp[e] != q or t >= S:
+            continue
+        k = base + S_BIZ + t * SF
+        if s[i].rq_kind[e] == C.RQ_KIDNAP:
+            o[k + 8] += s[i].rq_standing[e]
+        elif s[i].rq_kind[e] == C.RQ_DRIVEBY:
+            o[k + 9] += s[i].rq_dice[e]
+
+
+@njit(cache=True)
+def _write_queued(s, i, seat, k, o, base):
+    """Queue entry k (R5.3): what was played, by whom, on what, and whether it stands."""
+    o[base + Q_KIND + s[i].rq_kind[k] - 1] = 1.0
+    o[base + Q_STANDING] = s[i].rq_standing[k]
+    o[base + Q_DICE] = s[i].rq_dice[k]
+    o[base + Q_PLAYER + _rel(s, i, seat, s[i].rq_player[k])] = 1.0
+    o[base + Q_TSEAT + _rel(s, i, seat, s[i].rq_tp[k])] = 1.0
+    o[base + Q_TPLACE] = s[i].rq_ts[k] + 1
+
+
+@njit(cache=True)
+def current_step(s, i):
+    """The ST_* step the active player's turn is in."""
+    order = C.STEP_ORDER_PREP_FIRST if s[i].rules[RULE_PREP_FIRST] else C.STEP_ORDER_NOIRBURG
+    return order[s[i].step_idx]
+
+
+@njit(cache=True)
+def countdown_turns_left(s, i):
+    """R6.3: turns of the holder still to end before the countdown does, the current one
+    included when the holder is active (its tokens, plus one while the holder is in the
+    turn in which the countdown started and `countdown_starts_next_turn` holds)."""
+    left = s[i].cd_tokens
+    holder_now = s[i].cd_holder == s[i].active and s[i].phase != C.PH_GAME_OVER
+    if holder_now and s[i].rules[RULE_CD_NEXT_TURN] and s[i].turn_no == s[i].cd_turn:
+        left += 1
+    return left
 
 
 @njit(cache=True)

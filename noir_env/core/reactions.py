@@ -12,6 +12,7 @@ from numba import njit
 
 from . import constants as C
 from .board import (
+    card_leaves_hand,
     gain_money,
     has_casino,
     in_first_round,
@@ -112,12 +113,19 @@ def playable(s, r, i, x, kind):
     if kind == C.PLAY_POKER:
         return r.poker_first_round or not in_first_round(s, i)
     if kind == C.PLAY_BRIBE:
-        return s[i].chain_mode != C.CHAIN_NONE
+        return police_queued(s, i)
     if kind == C.PLAY_POLICE_CANCEL:
-        return s[i].win_kind == C.WIN_ATTACK and not s[i].chain_live
-    if kind == C.PLAY_POLICE and s[i].chain_live:
-        return False  # one standing Police per window (docs/RULES.md, D12)
+        return s[i].win_kind == C.WIN_ATTACK and s[i].atk_player >= 0
     return any_target(s, r, i, x, kind)
+
+
+@njit(cache=True)
+def police_queued(s, i):
+    """True if a Police (standing or bribed) waits in the window: a Bribe can answer it."""
+    for k in range(s[i].rq_n):
+        if s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -131,7 +139,7 @@ def holds_reaction(s, i, x):
 @njit(cache=True)
 def spend_card(s, r, i, x, card):
     """x plays a card from hand: to the discard pile, or out of the game (R5.8 boxing)."""
-    s[i].hand[x, card] -= 1
+    card_leaves_hand(s, i, x, card)
     boxed = card == C.POKER and (r.poker_boxed == 2 or (r.poker_boxed == 1 and s[i].cd_on))
     if boxed:
         s[i].removed[card] += 1
@@ -141,15 +149,18 @@ def spend_card(s, r, i, x, card):
 
 @njit(cache=True)
 def poker_night(s, r, i, host):
-    """R5.8: every living player with >= 2 coins stakes 2; the host rolls 2d6 and keeps the
-    higher, the others 1d6; the highest roll takes the pot, ties re-roll 1d6 among the tied."""
+    """R5.8: every living player with >= 2 coins stakes 2 (`poker_all_in`: a player with 1
+    coin stakes it, D17); the host rolls 2d6 and keeps the higher, the others 1d6; the
+    highest roll takes the pot, ties re-roll 1d6 among the tied."""
     n = s[i].num_players
     rolls = np.zeros(C.MAX_PLAYERS, np.int64)
     pot = 0
+    min_stake = 1 if r.poker_all_in else 2
     for q in range(n):
-        if s[i].alive[q] and s[i].money[q] >= 2:
-            s[i].money[q] -= 2
-            pot += 2
+        if s[i].alive[q] and s[i].money[q] >= min_stake:
+            stake = min(2, np.int64(s[i].money[q]))
+            s[i].money[q] -= stake
+            pot += stake
             rolls[q] = roll_d6(s, i)
             if q == host:
                 rolls[q] = max(rolls[q], roll_d6(s, i))
@@ -180,24 +191,37 @@ def turncoat_take(s, r, i, x, q, t, pw):
     else:
         s[i].atk_g[pw] -= 1
     s[i].hand[x, C.G1 + pw] += 1
+    s[i].known[x, C.G1 + pw] += 1  # everyone saw it go into x's hand (R7.3)
     log_event(s, i, C.EV_TURNCOAT, x, q, t, pw + 1)
 
 
 @njit(cache=True)
-def play_bribe(s, i, x):
-    """R5.5: a Bribe cancels the last Police or Bribe of the chain."""
-    s[i].chain_live = 1 - s[i].chain_live
-    log_event(s, i, C.EV_BRIBE, x, s[i].chain_live)
+def bribe(s, i, x, k):
+    """R5.5: a Bribe answers the Police queued at position k: each Bribe on it toggles
+    whether it stands (a Bribe on a Bribe reinstates it)."""
+    s[i].rq_standing[k] = 1 - s[i].rq_standing[k]
+    log_event(s, i, C.EV_BRIBE, x, s[i].rq_standing[k], k, s[i].rq_player[k])
 
 
 @njit(cache=True)
-def start_police(s, i, x, mode, q, t):
-    """R5.4: a Police joins the window; it acts when the window closes unless bribed."""
-    s[i].chain_mode = mode
-    s[i].chain_live = 1
-    s[i].chain_player = x
-    s[i].chain_tp = q
-    s[i].chain_ts = t
+def queue_reaction(s, i, x, kind, q, t):
+    """R5.3: a Police or Drive-by joins the window's queue and acts at its close, in the
+    order played. Drive-bys on one business join the first one there: their number is fixed
+    before the dice are rolled, together (R5.6)."""
+    if kind == C.RQ_DRIVEBY:
+        for k in range(s[i].rq_n):
+            same = s[i].rq_tp[k] == q and s[i].rq_ts[k] == t
+            if s[i].rq_kind[k] == C.RQ_DRIVEBY and same:
+                s[i].rq_dice[k] += 1
+                return
+    k = s[i].rq_n
+    s[i].rq_kind[k] = kind
+    s[i].rq_player[k] = x
+    s[i].rq_tp[k] = q
+    s[i].rq_ts[k] = t
+    s[i].rq_standing[k] = 1 if kind != C.RQ_DRIVEBY else 0
+    s[i].rq_dice[k] = 1 if kind == C.RQ_DRIVEBY else 0
+    s[i].rq_n = k + 1
 
 
 # --- windows (R5.2) --------------------------------------------------------------------------
@@ -208,8 +232,7 @@ def open_window(s, i, kind, owner, ret):
     s[i].win_owner = owner
     s[i].win_ret = ret
     s[i].win_left = num_alive(s, i)
-    s[i].chain_mode = C.CHAIN_NONE
-    s[i].chain_live = 0
+    s[i].rq_n = 0
     s[i].phase = C.PH_WINDOW
     s[i].actor = next_alive(s, i, owner)
 
@@ -233,38 +256,46 @@ def window_pass(s, i):
 
 
 @njit(cache=True)
+def kidnap(s, i, x, q, t):
+    """R5.4: the gangsters on q's business t go into q's HIDDEN pool."""
+    moved = num_gangsters(s[i].biz_g[q, t]) if s[i].biz[q, t] > 0 else 0
+    for pw in range(4):
+        s[i].hidden[q, pw] += s[i].biz_g[q, t, pw]
+        s[i].biz_g[q, t, pw] = 0
+    log_event(s, i, C.EV_POLICE, x, q, t, moved)
+
+
+@njit(cache=True)
+def drive_by(s, r, i, q, t, dice):
+    """R5.6: the Drive-bys on one business roll their dice together."""
+    damage = 0
+    for _ in range(dice):
+        damage += roll_d6(s, i)
+    if s[i].biz[q, t] > 0:
+        resolve_driveby(s, r, i, q, t, damage)
+
+
+@njit(cache=True)
 def resolve_window(s, r, i):
-    """R5.3: at the close, a standing Police acts, then all Drive-bys roll together.
-    Returns True if the pending attack was cancelled by Police."""
+    """R5.3: at the close the queued reactions act in the order they were played: a
+    standing Police kidnaps or cancels the attack, Drive-bys roll. Returns True if the
+    pending attack was cancelled by Police."""
     cancelled = False
-    if s[i].chain_mode != C.CHAIN_NONE and s[i].chain_live:
-        if s[i].chain_mode == C.CHAIN_CANCEL:
+    for k in range(s[i].rq_n):
+        kind = s[i].rq_kind[k]
+        x = s[i].rq_player[k]
+        q = s[i].rq_tp[k]
+        t = s[i].rq_ts[k]
+        if kind == C.RQ_DRIVEBY:
+            drive_by(s, r, i, q, t, s[i].rq_dice[k])
+        elif not s[i].rq_standing[k]:
+            continue  # bribed: does nothing
+        elif kind == C.RQ_KIDNAP:
+            kidnap(s, i, x, q, t)
+        elif s[i].atk_player >= 0:  # a cancel; a second one finds nothing left to cancel
             cancelled = True
-            log_event(
-                s, i, C.EV_CANCELLED, s[i].chain_player, s[i].active, s[i].atk_player, s[i].atk_slot
-            )
+            log_event(s, i, C.EV_CANCELLED, x, s[i].active, q, t)
             hide_attackers(s, i, s[i].active)
-        else:
-            q = s[i].chain_tp
-            t = s[i].chain_ts
-            moved = num_gangsters(s[i].biz_g[q, t]) if s[i].biz[q, t] > 0 else 0
-            if moved > 0:
-                for pw in range(4):
-                    s[i].hidden[q, pw] += s[i].biz_g[q, t, pw]
-                    s[i].biz_g[q, t, pw] = 0
-            log_event(s, i, C.EV_POLICE, s[i].chain_player, q, t, moved)
-    s[i].chain_mode = C.CHAIN_NONE
-    s[i].chain_live = 0
-    for q in range(s[i].num_players):
-        for t in range(S):
-            k = s[i].db[q, t]
-            if k > 0:
-                damage = 0
-                for _ in range(k):
-                    damage += roll_d6(s, i)
-                s[i].db[q, t] = 0
-                if s[i].biz[q, t] > 0:
-                    resolve_driveby(s, r, i, q, t, damage)
     kind = s[i].win_kind
     clear_window(s, i)
     return cancelled and kind == C.WIN_ATTACK
@@ -277,6 +308,10 @@ def clear_window(s, i):
     s[i].win_owner = 0
     s[i].win_left = 0
     s[i].win_ret = 0
-    s[i].chain_player = 0
-    s[i].chain_tp = 0
-    s[i].chain_ts = 0
+    s[i].rq_n = 0
+    s[i].rq_kind[:] = 0
+    s[i].rq_player[:] = 0
+    s[i].rq_tp[:] = 0
+    s[i].rq_ts[:] = 0
+    s[i].rq_standing[:] = 0
+    s[i].rq_dice[:] = 0

@@ -33,10 +33,12 @@ def random_legal_action(mask_row, agent_rng, i):
 
 
 @njit(cache=True)
-def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, bad):
+def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     for _ in range(max_steps):
         if s[i].phase == C.PH_GAME_OVER:
             return
+        if count_legal(s[i].mask) == 1:  # presented although forced (ask_all, R2.5)
+            forced[i] += 1
         step_one(s, i, random_legal_action(s[i].mask, agent_rng, i), rewards, done, illegal)
         steps[i] += 1
         if check:
@@ -47,15 +49,15 @@ def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps,
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(s, agent_rng, max_steps, check, rewards, done, illegal, steps, bad):
+def _play_parallel(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     for i in prange(s.shape[0]):
-        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, bad)
+        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
 
 
 @njit(cache=True)
-def _play_serial(s, agent_rng, max_steps, check, rewards, done, illegal, steps, bad):
+def _play_serial(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     for i in range(s.shape[0]):
-        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, bad)
+        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
 
 
 @dataclass
@@ -63,6 +65,7 @@ class PlayoutResult:
     """What `random_playout` did to each game."""
 
     steps: np.ndarray  # int64 [N]: agent steps taken
+    forced: np.ndarray  # int64 [N]: of those, decisions presented with one legal action
     done: np.ndarray  # bool [N]: the game ended
     rewards: np.ndarray  # float32 [N, 6]: final rewards of finished games
     violation: np.ndarray  # int8 [N]: first broken invariant (validate.py code), 0 if none
@@ -87,8 +90,11 @@ def random_playout(
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
     steps = np.zeros(n, np.int64)
+    forced = np.zeros(n, np.int64)
     bad = np.zeros(n, np.int8)
     kernel = _play_parallel if parallel and n > 1 else _play_serial
-    kernel(kernel_view(state), agent_rng, max_steps, check, rewards, done, illegal, steps, bad)
+    kernel(
+        kernel_view(state), agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad
+    )
     done |= state.phase == C.PH_GAME_OVER
-    return PlayoutResult(steps, done, rewards, bad)
+    return PlayoutResult(steps, forced, done, rewards, bad)

@@ -23,6 +23,7 @@ _BANK_TRIGGERS = {
 _POKER_BOXED = {"never": 0, "after_countdown": 1, "always": 2}
 _STEP_ORDERS = ("noirburg", "prep_first")
 _HIDEOUT_ATTACKS = ("breach", "raze_first")
+_WINDOW_STEPS = tuple(C.STEP_NAMES[: C.ST_END])  # a window before the end is R5.2(b)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ class Rules:
     countdown_starts_next_turn: bool = True  # R6.3: first token at the end of the NEXT turn
     attack_window: bool = True  # R5.2(a): reaction window after each attack declaration
     end_turn_window: bool = True  # R5.2(b): reaction window at the end of each turn
+    # R5.2(d): a reaction window opens before each of these turn steps (C.STEP_NAMES)
+    step_windows: tuple[str, ...] = ("attack",)
+    hideout_gangsters_attack: bool = True  # R3.1: gangsters on the Hideout may attack
+    poker_all_in: bool = False  # R5.8: a player with 1 coin stakes it (else needs 2)
+    unplaced_discard_weakest: bool = False  # R4.2: returning gangsters placed strongest first
 
     def __post_init__(self) -> None:
         """Reject a field of the wrong type or outside its meaningful range (ValueError /
@@ -74,6 +80,12 @@ class Rules:
                 self._set(f.name, _as_bool(getattr(self, f.name), f.name))
         for field, (lo, hi) in _INT_RANGES.items():
             self._set(field, _as_int_in(getattr(self, field), lo, hi, f"Rules.{field}"))
+        windows = self.step_windows
+        if not isinstance(windows, tuple | list) or any(w not in _WINDOW_STEPS for w in windows):
+            raise ValueError(
+                f"Rules.step_windows={windows!r}: a tuple of step names from {_WINDOW_STEPS}"
+            )
+        self._set("step_windows", tuple(windows))
         self._set("money_win_threshold", _thresholds(self.money_win_threshold))
 
     def _set(self, field: str, value) -> None:
@@ -115,6 +127,10 @@ class Rules:
             cd_next_turn=int(self.countdown_starts_next_turn),
             attack_window=int(self.attack_window),
             end_turn_window=int(self.end_turn_window),
+            step_windows=sum(1 << C.STEP_NAMES.index(w) for w in set(self.step_windows)),
+            hideout_attackers=int(self.hideout_gangsters_attack),
+            poker_all_in=int(self.poker_all_in),
+            discard_weakest=int(self.unplaced_discard_weakest),
         )
 
 
@@ -182,6 +198,10 @@ class RulesK(NamedTuple):
     cd_next_turn: int
     attack_window: int
     end_turn_window: int
+    step_windows: int  # bit ST_* set: a window opens before that step
+    hideout_attackers: int
+    poker_all_in: int
+    discard_weakest: int
 
 
 @njit(cache=True)
@@ -201,6 +221,7 @@ NOIRBROUGH = Rules(
     poker_boxed="never",
     countdown_on_bank="empty",
     countdown_starts_next_turn=False,
+    hideout_gangsters_attack=False,
 )
 ORIGINAL = Rules(
     name="original",
@@ -213,8 +234,9 @@ ORIGINAL = Rules(
     hideout_attack="raze_first",
     destroy_strict=True,
     turncoat_casino_for_4=False,
-    turncoat_hidden=False,
     poker_first_round=True,
+    poker_all_in=True,
+    unplaced_discard_weakest=True,
     poker_boxed="never",
     money_win_threshold=(30, 35, 40, 45),
     trophy_points=15,
@@ -262,9 +284,14 @@ def rules_from_row(row) -> dict:
     return {name: int(v) for name, v in zip(RULE_FIELDS, row, strict=True)}
 
 
+_THR = RULE_FIELDS.index("money_thr_3")
+assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"]
+
+
 @njit(cache=True)
 def rules_of(s, i):
-    """Game i's rules as a RulesK (built from its row of `s.rules`)."""
+    """Game i's rules as a RulesK (built from its row of `s.rules`; the order of the
+    NamedTuple's fields, with the four money thresholds at the row's end)."""
     a = s[i].rules
     return RulesK(
         np.int64(a[0]),
@@ -280,7 +307,7 @@ def rules_of(s, i):
         np.int64(a[10]),
         np.int64(a[11]),
         np.int64(a[12]),
-        (np.int64(a[22]), np.int64(a[23]), np.int64(a[24]), np.int64(a[25])),
+        (np.int64(a[26]), np.int64(a[27]), np.int64(a[28]), np.int64(a[29])),
         np.int64(a[13]),
         np.int64(a[14]),
         np.int64(a[15]),
@@ -290,4 +317,8 @@ def rules_of(s, i):
         np.int64(a[19]),
         np.int64(a[20]),
         np.int64(a[21]),
+        np.int64(a[22]),
+        np.int64(a[23]),
+        np.int64(a[24]),
+        np.int64(a[25]),
     )

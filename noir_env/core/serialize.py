@@ -18,11 +18,10 @@ from .rules import NOIRBURG, RULE_FIELDS, get_rules, rules_from_row, rules_row, 
 from .state import State, allocate, check_state
 from .validate import game_problems
 
-FORMAT = "noir-state/1"
+FORMAT = "noir-state/2"  # /2: rules v1 (reaction queue, known cards, ask_all)
 PHASES = [p.name for p in sorted(C.Phase)]
 STEPS = ["tribute", "move_gangsters", "attack", "deploy", "move_hideout", "discard", "draw", "end"]
 PLAYS = C.PLAY_NAMES
-CHAINS = ["none", "cancel_attack", "kidnap"]
 
 
 def _powers(counts) -> list[int]:
@@ -93,6 +92,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
                     if g.biz[q, t]
                 ],
                 "hidden": _powers(g.hidden[q]),
+                "known": _cards(g.known[q]),
                 "trophies": int(g.trophies[q]),
                 "kills": int(g.kills[q]),
             }
@@ -138,18 +138,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
             "passes_left": int(g.win_left),
             "return_phase": PHASES[g.win_ret],
         },
-        "police": None
-        if g.chain_mode == C.CHAIN_NONE
-        else {
-            "mode": CHAINS[g.chain_mode],
-            "standing": bool(g.chain_live),
-            "player": int(g.chain_player),
-            "target": int(g.chain_tp),
-            "slot": int(g.chain_ts),
-        },
-        "drivebys": [
-            [q, t, int(g.db[q, t])] for q in range(n) for t in range(C.NUM_SLOTS) if g.db[q, t]
-        ],
+        "queue": [_queued(g, k) for k in range(g.rq_n)],
         "reaction": {"kind": PLAYS[g.rt_kind], "return_phase": PHASES[g.rt_ret]},
         "countdown": {
             "started": bool(g.cd_on),
@@ -161,10 +150,43 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
             "winners": [q for q in range(n) if g.winners[q]],
             "reason": C.WIN_REASONS[g.win_reason],
         },
+        "ask_all": bool(g.ask_all),
         "rng": f"0x{int(g.rng):016x}",
         "steps": int(g.steps),
         "log": {"n": int(g.log_n), "events": g.log.tolist()},
     }
+
+
+def _queued(g, k: int) -> dict[str, Any]:
+    kind = int(g.rq_kind[k])
+    entry = {
+        "kind": C.QUEUE_NAMES[kind],
+        "player": int(g.rq_player[k]),
+        "target": int(g.rq_tp[k]),
+        "at": _slot_name(g.rq_ts[k]),
+    }
+    if kind == C.RQ_DRIVEBY:
+        entry["dice"] = int(g.rq_dice[k])
+    else:
+        entry["standing"] = bool(g.rq_standing[k])
+    return entry
+
+
+def _load_queue(g, queue) -> None:
+    if not isinstance(queue, list) or len(queue) > C.QUEUE_LEN:
+        raise ValueError(f"queue must be a list of at most {C.QUEUE_LEN} entries")
+    for k, e in enumerate(queue):
+        what = f"queue[{k}]"
+        kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{what}.kind") + 1
+        g.rq_kind[k] = kind
+        g.rq_player[k] = int(e["player"])
+        g.rq_tp[k] = int(e["target"])
+        g.rq_ts[k] = _slot_id(e.get("at", 0), f"{what}.at")
+        if kind == C.RQ_DRIVEBY:
+            g.rq_dice[k] = int(e.get("dice", 1))
+        else:
+            g.rq_standing[k] = int(e.get("standing", True))
+    g.rq_n = len(queue)
 
 
 def state_from_dict(d: dict[str, Any]) -> State:
@@ -173,6 +195,9 @@ def state_from_dict(d: dict[str, Any]) -> State:
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
+    old = {"police", "drivebys"} & set(d)
+    if old:
+        raise ValueError(f"{sorted(old)}: replaced by 'queue' in {FORMAT} (docs/STATE.md)")
     s = allocate(1)
     g = s[0]
     n = d.get("num_players")
@@ -183,17 +208,112 @@ def state_from_dict(d: dict[str, Any]) -> State:
     players = d.get("players")
     if not isinstance(players, list) or len(players) != n:
         raise ValueError(f"players must be a list of {n} entries")
-    for q, pd in enumerate(players):
-        _load_player(g, q, pd)
     g.ho_top[n:] = -1
-    _load_turn(g, d, n)
-    _load_cards(g, d, n)
+    try:
+        for q, pd in enumerate(players):
+            _load_player(g, q, pd)
+        _load_turn(g, d, n)
+        _load_cards(g, d, n)
+    except (TypeError, KeyError, IndexError, OverflowError, AttributeError) as err:
+        raise ValueError(f"malformed state dict: {type(err).__name__}: {err}") from None
+    _check_position(g, n)
     problems = game_problems(s, 0)
     if problems:
         raise ValueError("inconsistent position: " + "; ".join(problems))
     from .api import refresh  # api imports serialize's siblings only; no cycle at import time
 
     return refresh(s)
+
+
+def _bad(key: str, value, why: str) -> ValueError:
+    return ValueError(f"{key}={value!r}: {why}")
+
+
+def _check_position(g, n: int) -> None:
+    """Reject what the kernels could not handle or a game could not reach: every seat,
+    selection, attack, window, queue, countdown and result field in range and consistent
+    with who is still in the game (ValueError naming the key and the value)."""
+    seats = range(n)
+    alive = [bool(g.alive[q]) for q in seats]
+    live = [q for q in seats if alive[q]]
+    over = g.phase == C.PH_GAME_OVER
+    if not over and len(live) < 2:
+        raise _bad("players[].alive", alive, "a game in play needs two players in it")
+    if over:
+        if g.actor != -1:
+            raise _bad("actor", int(g.actor), "a finished game has no actor (-1)")
+    elif g.actor not in live:
+        raise _bad("actor", int(g.actor), f"must be a seat still in the game {live}")
+    if not over and g.active not in live:
+        raise _bad("active", int(g.active), f"must be a seat still in the game {live}")
+    if g.turn_no < 0:
+        raise _bad("turn_no", int(g.turn_no), "must be >= 0")
+    if g.steps < 0 or g.log_n < 0:
+        raise _bad("steps / log.n", (int(g.steps), int(g.log_n)), "must be >= 0")
+    if not 0 <= g.count <= C.DECK_SIZE:
+        raise _bad("count", int(g.count), f"must be in 0..{C.DECK_SIZE}")
+    dead = n - len(live)
+    if int(g.trophies[:n].sum()) > dead or int(g.kills[:n].sum()) > dead:
+        raise _bad(
+            "players[].trophies / kills",
+            (g.trophies[:n].tolist(), g.kills[:n].tolist()),
+            f"more than the {dead} players out of the game could have given",
+        )
+    _check_selection(g, n, live)
+    _check_attack_and_window(g, n, live, over)
+    _check_countdown_and_result(g, n, live, over)
+
+
+def _check_selection(g, n: int, live: list[int]) -> None:
+    a, b = int(g.sel_a), int(g.sel_b)
+    if g.phase in (C.PH_MOVE_TO, C.PH_DEPLOY_TO) and not 0 <= a <= 3:
+        raise _bad("selection", [a, b], "the picked gangster's power index must be 0..3")
+    if g.phase == C.PH_MOVE_TO and not 0 <= b < C.NUM_SOURCES:
+        raise _bad("selection", [a, b], f"the source must be 0..{C.NUM_SOURCES - 1}")
+    if g.phase == C.PH_TURNCOAT_POWER and (a not in live or not 0 <= b <= C.TGT_ATTACK):
+        raise _bad("selection", [a, b], f"a Turncoat target seat in {live} and place 0..30")
+    if not (0 <= a < max(C.MAX_PLAYERS, C.NUM_CARD_TYPES) and 0 <= b <= C.TGT_ATTACK):
+        raise _bad("selection", [a, b], "out of range")
+
+
+def _check_attack_and_window(g, n: int, live: list[int], over: bool) -> None:
+    if g.atk_player != -1:
+        if g.atk_player not in live or g.atk_player == g.active:
+            raise _bad("attack.target", int(g.atk_player), f"must be an opponent in {live}")
+        t = int(g.atk_slot)
+        if t != C.TGT_HIDEOUT and not g.biz[g.atk_player, t]:
+            raise _bad("attack.at", t, "no business of the target there")
+    if g.phase == C.PH_WINDOW and g.win_kind == C.WIN_NONE:
+        raise _bad("window", None, "the reaction_window phase needs an open window")
+    if g.win_kind != C.WIN_NONE:
+        if g.win_owner not in live:
+            raise _bad("window.owner", int(g.win_owner), f"must be a seat in the game {live}")
+        if not 0 <= g.win_left <= n:
+            raise _bad("window.passes_left", int(g.win_left), f"must be in 0..{n}")
+    for k in range(int(g.rq_n)):
+        if g.rq_player[k] not in range(n) or g.rq_tp[k] not in range(n):
+            raise _bad(f"queue[{k}]", (int(g.rq_player[k]), int(g.rq_tp[k])), "bad seat")
+        if not 0 <= g.rq_dice[k] <= 6:
+            raise _bad(f"queue[{k}].dice", int(g.rq_dice[k]), "must be in 0..6")
+    for q, t in zip(*np.nonzero(g.attacked), strict=True):
+        if q >= n:
+            raise _bad("attacked", [int(q), int(t)], f"seat must be 0..{n - 1}")
+
+
+def _check_countdown_and_result(g, n: int, live: list[int], over: bool) -> None:
+    tokens = int(g.rules[RULE_FIELDS.index("cd_tokens")])
+    if g.cd_on:
+        if g.cd_holder not in live and not over:
+            raise _bad("countdown.holder", int(g.cd_holder), f"must be a seat in the game {live}")
+        if not 0 <= g.cd_tokens <= tokens:
+            raise _bad("countdown.tokens", int(g.cd_tokens), f"must be in 0..{tokens}")
+        if not 0 <= g.cd_turn <= g.turn_no:
+            raise _bad("countdown.turn", int(g.cd_turn), "must be in 0..turn_no")
+    elif g.cd_holder not in (-1, *range(n)):
+        raise _bad("countdown.holder", int(g.cd_holder), "must be -1 or a seat")
+    winners = [q for q in range(C.MAX_PLAYERS) if g.winners[q]]
+    if any(q >= n for q in winners) or (not over and winners):
+        raise _bad("result.winners", winners, "only seats of a finished game win")
 
 
 def _load_rules(g, rules) -> None:
@@ -227,6 +347,7 @@ def _load_player(g, q: int, pd: dict) -> None:
         g.biz[q, t] = inc
         g.biz_g[q, t] = _counts(b.get("gangsters", []), f"{what}.businesses[{k}]")
     g.hidden[q] = _counts(pd.get("hidden", []), f"{what}.hidden")
+    g.known[q] = _card_counts(pd.get("known", {}), f"{what}.known")
     g.trophies[q] = int(pd.get("trophies", 0))
     g.kills[q] = int(pd.get("kills", 0))
 
@@ -262,15 +383,8 @@ def _load_turn(g, d: dict, n: int) -> None:
         g.win_owner = int(win.get("owner", g.active))
         g.win_left = int(win.get("passes_left", n))
         g.win_ret = _enum(win.get("return_phase", "reaction_window"), PHASES, "return_phase")
-    pol = d.get("police")
-    if pol:
-        g.chain_mode = _enum(pol["mode"], CHAINS, "police.mode")
-        g.chain_live = int(pol.get("standing", True))
-        g.chain_player = int(pol["player"])
-        g.chain_tp = int(pol.get("target", 0))
-        g.chain_ts = int(pol.get("slot", 0))
-    for q, t, k in d.get("drivebys", []):
-        g.db[q, t] = k
+    _load_queue(g, d.get("queue", []))
+    g.ask_all = int(bool(d.get("ask_all", False)))
     rt = d.get("reaction", {})
     g.rt_kind = _enum(rt.get("kind", "poker_night"), PLAYS, "reaction.kind")
     g.rt_ret = _enum(rt.get("return_phase", "mulligan"), PHASES, "reaction.return_phase")

@@ -6,6 +6,7 @@ from numba import njit
 
 from . import constants as C
 from .board import (
+    card_leaves_hand,
     draw_cards,
     free_slot,
     gain_money,
@@ -19,16 +20,16 @@ from .board import (
     seat_of,
     trigger_countdown,
 )
-from .combat import resolve_attack
+from .combat import continue_into_hideout, resolve_attack
 from .countdown import end_of_turn_checks
 from .reactions import (
+    bribe,
     open_window,
-    play_bribe,
     poker_night,
+    queue_reaction,
     reopen_round,
     resolve_window,
     spend_card,
-    start_police,
     turncoat_take,
     window_pass,
 )
@@ -111,43 +112,50 @@ def next_turn(s, r, i):
 @njit(cache=True)
 def advance_step(s, r, i):
     """Enter the next step of the rules' step order that has a decision (R2.1-R2.3)."""
-    order = C.STEP_ORDER_PREP_FIRST if r.prep_first else C.STEP_ORDER_NOIRBURG
-    first_round = r.restricted_first_round and in_first_round(s, i)
     s[i].actor = s[i].active
     while True:
         s[i].step_idx += 1
-        st = order[s[i].step_idx]
-        if st == C.ST_TRIBUTE:
-            if not first_round:
-                collect_tribute(s, r, i, s[i].active)
-        elif st == C.ST_MOVE:
-            if not first_round:
-                s[i].lock[:] = 0
-                s[i].phase = C.PH_MOVE
-                return
-        elif st == C.ST_ATTACK:
-            if not first_round:
-                s[i].phase = C.PH_ATTACK
-                return
-        elif st == C.ST_DEPLOY:
-            s[i].phase = C.PH_DEPLOY
+        if enter_step(s, r, i, True):
             return
-        elif st == C.ST_MOVE_HIDEOUT:
-            s[i].phase = C.PH_MOVE_HIDEOUT
-            return
-        elif st == C.ST_DISCARD:
-            s[i].count = 0
-            s[i].phase = C.PH_DISCARD
-            return
-        elif st == C.ST_DRAW:
-            s[i].phase = C.PH_DRAW
-            return
-        else:  # ST_END
-            if r.end_turn_window:
-                open_window(s, i, C.WIN_END_TURN, s[i].active, C.PH_WINDOW)  # R5.2(b)
-                return
-            if not next_turn(s, r, i):
-                return
+
+
+@njit(cache=True)
+def enter_step(s, r, i, may_window):
+    """Begin the step at `step_idx`, first opening the window before it if the rules ask
+    for one (R5.2d). Returns True if a decision (or the game's end) is now pending, False
+    if the step took no decision and the turn goes on."""
+    order = C.STEP_ORDER_PREP_FIRST if r.prep_first else C.STEP_ORDER_NOIRBURG
+    st = order[s[i].step_idx]
+    in_round_1 = r.restricted_first_round and in_first_round(s, i)
+    if in_round_1 and (st == C.ST_TRIBUTE or st == C.ST_MOVE or st == C.ST_ATTACK):
+        return False  # R2.3
+    if may_window and (r.step_windows >> st) & 1:
+        open_window(s, i, C.WIN_STEP, s[i].active, C.PH_WINDOW)
+        return True
+    if st == C.ST_TRIBUTE:
+        collect_tribute(s, r, i, s[i].active)
+        return False
+    if st == C.ST_END:
+        if r.end_turn_window:
+            open_window(s, i, C.WIN_END_TURN, s[i].active, C.PH_WINDOW)  # R5.2(b)
+            return True
+        return not next_turn(s, r, i)
+    if st == C.ST_MOVE:
+        s[i].lock[:] = 0
+        s[i].phase = C.PH_MOVE
+    elif st == C.ST_ATTACK:
+        s[i].phase = C.PH_ATTACK
+    elif st == C.ST_DEPLOY:
+        s[i].phase = C.PH_DEPLOY
+    elif st == C.ST_MOVE_HIDEOUT:
+        s[i].phase = C.PH_MOVE_HIDEOUT
+    elif st == C.ST_DISCARD:
+        s[i].count = 0
+        s[i].phase = C.PH_DISCARD
+    else:
+        s[i].phase = C.PH_DRAW
+    s[i].actor = s[i].active
+    return True
 
 
 @njit(cache=True)
@@ -182,14 +190,23 @@ def close_window(s, r, i):
     if kind == C.WIN_ATTACK:
         if not cancelled:
             resolve_attack(s, r, i)
-        if s[i].phase == C.PH_GAME_OVER:
-            return
-        s[i].phase = C.PH_ATTACK
-        s[i].actor = s[i].active
+        back_to_attack_step(s, i)
     elif kind == C.WIN_END_TURN:
         finish_turn(s, r, i)
+    elif kind == C.WIN_STEP:
+        if not enter_step(s, r, i, False):
+            advance_step(s, r, i)
     else:
         s[i].phase = ret
+        s[i].actor = s[i].active
+
+
+@njit(cache=True)
+def back_to_attack_step(s, i):
+    """After an attack: the next declaration, unless the game ended or a raze-first
+    attacker must first choose whether to go on into the Hideout (R3.7)."""
+    if s[i].phase != C.PH_GAME_OVER and s[i].phase != C.PH_CONTINUE:
+        s[i].phase = C.PH_ATTACK
         s[i].actor = s[i].active
 
 
@@ -217,7 +234,7 @@ def end_step(s, r, i):
 def discard_card(s, i, t):
     """R1.6 / R4.7: the actor discards one card of type t face up."""
     x = s[i].actor
-    s[i].hand[x, t] -= 1
+    card_leaves_hand(s, i, x, t)
     s[i].discard[t] += 1
     s[i].count += 1
     log_event(s, i, C.EV_DISCARD, x, t, int(s[i].phase == C.PH_MULLIGAN))
@@ -241,7 +258,7 @@ def deploy_business(s, r, i, t):
     first = not has_business(s, i, p)
     slot = free_slot(s, i, p)
     pay_bank(s, i, p, inc - 1)
-    s[i].hand[p, t] -= 1
+    card_leaves_hand(s, i, p, t)
     s[i].biz[p, slot] = inc
     if r.first_business_on_hideout and first and s[i].ho_top[p] < 0:
         s[i].ho_top[p] = slot
@@ -255,7 +272,7 @@ def put_down(s, i, dst):
     pw = s[i].sel_a
     if s[i].phase == C.PH_DEPLOY_TO:
         pay_bank(s, i, p, pw)  # a gangster costs its power minus one
-        s[i].hand[p, C.G1 + pw] -= 1
+        card_leaves_hand(s, i, p, C.G1 + pw)
         place_counts(s, i, p, dst)[pw] += 1
         log_event(s, i, C.EV_DEPLOY, p, C.G1 + pw, dst)
         s[i].phase = C.PH_DEPLOY
@@ -287,13 +304,14 @@ def pick_up(s, i, pw, src):
 
 
 @njit(cache=True)
-def declare_target(s, i, q, t):
-    """R3.1: name the attack target; the business on top and the Hideout count as one."""
+def declare_target(s, r, i, q, t):
+    """R3.1: name the attack target; the business on top and the Hideout count as one,
+    except in raze-first rules, where the Hideout is a building of its own (R3.7)."""
     s[i].atk_player = q
     s[i].atk_slot = t
     s[i].attacked[q, t] = 1
     top = s[i].ho_top[q]
-    if top >= 0:
+    if top >= 0 and not r.raze_first:
         if t == top:
             s[i].attacked[q, C.PLACE_HIDEOUT] = 1
         elif t == C.TGT_HIDEOUT:
@@ -311,8 +329,7 @@ def confirm_attack(s, r, i):
         open_window(s, i, C.WIN_ATTACK, p, C.PH_ATTACK)
     else:
         resolve_attack(s, r, i)
-        if s[i].phase != C.PH_GAME_OVER:
-            s[i].phase = C.PH_ATTACK
+        back_to_attack_step(s, i)
 
 
 @njit(cache=True)
@@ -327,12 +344,9 @@ def play_reaction(s, r, i, kind):
         log_event(s, i, C.EV_PLAY, x, kind)
         poker_night(s, r, i, x)
         after_play(s, i, x)
-    elif kind == C.PLAY_BRIBE:
-        play_bribe(s, i, x)
-        after_play(s, i, x)
     elif kind == C.PLAY_POLICE_CANCEL:
         log_event(s, i, C.EV_PLAY, x, kind, s[i].atk_player, s[i].atk_slot)
-        start_police(s, i, x, C.CHAIN_CANCEL, s[i].atk_player, s[i].atk_slot)
+        queue_reaction(s, i, x, C.RQ_CANCEL, s[i].atk_player, s[i].atk_slot)
         after_play(s, i, x)
     else:
         s[i].phase = C.PH_REACT_TARGET
@@ -363,10 +377,7 @@ def choose_target(s, i, rel, t):
     log_event(s, i, C.EV_PLAY, x, kind, q, t)
     if s[i].rt_ret != C.PH_WINDOW:
         open_window(s, i, C.WIN_RESPONSE, x, s[i].rt_ret)
-    if kind == C.PLAY_POLICE:
-        start_police(s, i, x, C.CHAIN_KIDNAP, q, t)
-    else:
-        s[i].db[q, t] += 1
+    queue_reaction(s, i, x, C.RQ_KIDNAP if kind == C.PLAY_POLICE else C.RQ_DRIVEBY, q, t)
     if s[i].rt_ret == C.PH_WINDOW:
         reopen_round(s, i, x)
 
@@ -377,6 +388,10 @@ def apply_action(s, r, i, a):
     if a == C.A_PASS:
         if window_pass(s, i):
             close_window(s, r, i)
+    elif s[i].phase == C.PH_CONTINUE:  # A_CONTINUE or A_END (R3.7)
+        s[i].phase = C.PH_ATTACK
+        s[i].actor = s[i].active
+        continue_into_hideout(s, r, i, a == C.A_CONTINUE)
     elif a == C.A_END:
         end_step(s, r, i)
     elif a == C.A_CONFIRM:
@@ -409,10 +424,14 @@ def apply_action(s, r, i, a):
         rel = k // C.NUM_TARGETS + 1
         t = k % C.NUM_TARGETS
         if s[i].phase == C.PH_ATTACK:
-            declare_target(s, i, seat_of(s, i, s[i].actor, rel), t)
+            declare_target(s, r, i, seat_of(s, i, s[i].actor, rel), t)
         else:
             choose_target(s, i, rel, t)
-    else:
+    elif a < C.A_BRIBE:
         x = s[i].actor
         turncoat_take(s, r, i, x, s[i].sel_a, s[i].sel_b, a - C.A_POWER)
+        after_play(s, i, x)
+    else:  # A_BRIBE + queue position
+        x = s[i].actor
+        bribe(s, i, x, a - C.A_BRIBE)
         after_play(s, i, x)

@@ -12,9 +12,18 @@ from . import constants as C
 from .rules import total_money
 from .state import State, kernel_view
 
-OK, BAD_PLAYERS, NEGATIVE, MONEY, CARDS, CAPACITY, HIDEOUT_CAPACITY, HIDEOUT_TOP, OUT_HOLDS = range(
-    9
-)
+(
+    OK,
+    BAD_PLAYERS,
+    NEGATIVE,
+    MONEY,
+    CARDS,
+    CAPACITY,
+    HIDEOUT_CAPACITY,
+    HIDEOUT_TOP,
+    OUT_HOLDS,
+    KNOWN,
+) = range(10)
 MESSAGES = {
     BAD_PLAYERS: "num_players is not in 3..6",
     NEGATIVE: "a count is negative (cards, money, gangsters, deck size) or a card id is unknown",
@@ -24,6 +33,7 @@ MESSAGES = {
     HIDEOUT_CAPACITY: "a Hideout holds more than 3 gangster power",
     HIDEOUT_TOP: "the Hideout is covered by a slot without a business",
     OUT_HOLDS: "a player out of the game still holds cards or money",
+    KNOWN: "a hand is publicly known to hold cards it does not hold (known > hand)",
 }
 
 
@@ -45,13 +55,13 @@ def _negative(s, i):
         if g.money[q] < 0 or g.trophies[q] < 0 or g.kills[q] < 0:
             return True
         for t in range(C.NUM_CARD_TYPES):
-            if g.hand[q, t] < 0:
+            if g.hand[q, t] < 0 or g.known[q, t] < 0:
                 return True
         for pw in range(4):
             if g.ho_g[q, pw] < 0 or g.hidden[q, pw] < 0:
                 return True
         for t in range(C.NUM_SLOTS):
-            if g.biz[q, t] < 0 or g.biz[q, t] > 4 or g.db[q, t] < 0:
+            if g.biz[q, t] < 0 or g.biz[q, t] > 4:
                 return True
             for pw in range(4):
                 if g.biz_g[q, t, pw] < 0:
@@ -120,6 +130,9 @@ def first_violation(s, i):
             if held:
                 return OUT_HOLDS, q
             continue
+        for t in range(C.NUM_CARD_TYPES):
+            if g.known[q, t] > g.hand[q, t]:
+                return KNOWN, q
         for t in range(C.NUM_SLOTS):
             if _power(g.biz_g[q, t]) > g.biz[q, t]:
                 return CAPACITY, q

@@ -15,7 +15,6 @@ from .helpers import (
     events,
     force_dice,
     give,
-    hidden,
     hideout,
     money,
 )
@@ -25,12 +24,12 @@ def casino_example(rules):
     """The p.6 example: 1 + 4 against a Casino (4) held by a power-1 gangster."""
     s = blank(4, rules)
     casino = business(s, 0, 4, [4])
-    hideout(s, 0, 1)
+    still = business(s, 0, 1, [1])  # not the Hideout: noirbrough's Hideout gangsters stay home
     give(s, 0, C.B1)  # keeps seat 0's Deploy step open: the turn does not run on
     t = business(s, 1, 4, [1])
     money(s, 1, 5)
     begin(s, 0, "attack")
-    attack(s, f"+1:slot{t}", "g1@hideout", f"g4@slot{casino}")
+    attack(s, f"+1:slot{t}", f"g1@slot{still}", f"g4@slot{casino}")
     return s, t
 
 
@@ -110,6 +109,8 @@ def raze_position(rules):
     begin(s, 0, "attack")
     force_dice(s, 2)
     attack(s, "+1:hideout", "g4@slot0", "g3@slot1")
+    if rules == "original":  # R3.7: after the raze the attacker chooses to go on
+        act(s, "continue_into_hideout")
     return s, top
 
 
@@ -183,11 +184,12 @@ def test_original_must_discard_down_to_six():
 
 
 def test_original_turncoat_only_takes_deployed_gangsters():
-    """R5.7 (original): 'Take any Gangster deployed on the table' (no HIDDEN ones), and
-    no Casino is needed for a power-4 gangster."""
+    """R5.7 (original): 'Take any Gangster deployed on the table, except gangsters currently
+    placed on a hide-out' (AWAY ones lie on the table: D15), and no Casino is needed for a
+    power-4 gangster."""
     s = blank(4, "original")
     give(s, 0, C.TURNCOAT, C.B1)
-    hidden(s, 1, 2)
+    hideout(s, 1, 2)
     begin(s, 0, "deploy")
     assert not can(s, "play:turncoat")
     s = blank(4, "original")

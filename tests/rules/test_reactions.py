@@ -137,8 +137,8 @@ def test_bribe_cancels_the_police():
     attack(s, "+1:hideout", f"g4@slot{x}")
     act(s, "play:police_cancel")
     assert s.actor[0] == 0 and can(s, "play:bribe")  # seats 2 and 3 passed unasked
-    act(s, "play:bribe")
-    assert events(s, C.EV_BRIBE) == [[0, 0, 0, 0, 0, 0, 0]]
+    act(s, "play:bribe")  # the only Police in the queue: `bribe:1` is taken unasked
+    assert events(s, C.EV_BRIBE) == [[0, 0, 0, 1, 0, 0, 0]]
     assert events(s, C.EV_CANCELLED) == []
     # 4 against 3: breached, seat 1 pays (4 - 3) + 2
     assert events(s, C.EV_BREACH) == [[0, 1, 4, 3, 2, 303, 0]]
@@ -235,7 +235,7 @@ def test_two_players_drivebys_roll_together():
     force_dice(s, 2, 5)
     act(s, "play:driveby", f"target:+2:slot{t}")
     assert s.phase[0] == C.PH_WINDOW and s.actor[0] == 1
-    assert s.db[0, 2, t] == 1  # declared, not rolled yet
+    assert s.rq_n[0] == 1 and s.rq_dice[0, 0] == 1  # declared, not rolled yet
     act(s, "play:driveby", f"target:+1:slot{t}")
     assert events(s, C.EV_DRIVEBY) == [[2, t, 7, 1, 1, 4, 0]]  # one roll of 7 in total
     assert s.biz[0, 2, t] == 0 and s.money[0, 2] == 5 and s.money[0, 0] == 3
