@@ -16,7 +16,8 @@ import numba
 _ROOT = pathlib.Path(__file__).parent
 _SOURCES = [
     p
-    for p in sorted(_ROOT.glob("core/*.py")) + sorted((_ROOT.parent / "agents").glob("*.py"))
+    for folder in (_ROOT / "core", _ROOT / "district", _ROOT / "vector", _ROOT.parent / "agents")
+    for p in sorted(folder.glob("*.py"))
     if "@njit" in p.read_text()
 ]
 

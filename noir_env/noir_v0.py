@@ -878,6 +878,8 @@ def _rules_from_json(value) -> str | Rules:
     fields = dict(value)
     if fields.get("money_win_threshold") is not None:
         fields["money_win_threshold"] = tuple(fields["money_win_threshold"])
+    if "step_windows" in fields:  # JSON has lists; Rules holds tuples (it is hashable)
+        fields["step_windows"] = tuple(fields["step_windows"])
     return Rules(**fields)
 
 

@@ -304,12 +304,18 @@ def test_history_json_replay(tmp_path):
 
 
 def test_history_with_custom_rules():
-    rules = core.NOIRBURG.replace(end_turn_window=False, money_win_threshold=(20, 25, 30, 35))
+    rules = core.NOIRBURG.replace(
+        end_turn_window=False,
+        money_win_threshold=(20, 25, 30, 35),
+        step_windows=("move_gangsters", "attack"),
+    )
     env = noir_v0.env(num_players=3, rules=rules)
     env.reset(seed=5)
     play(env, np.random.default_rng(5))
     history = json.loads(json.dumps(env.unwrapped.history))
     assert history["rules"]["money_win_threshold"] == [20, 25, 30, 35]
+    assert noir_v0._rules_from_json(history["rules"]) == rules
+    hash(noir_v0._rules_from_json(history["rules"]))
     frames = list(noir_v0.replay(history))
     assert [line for f in frames for line in f.log] == env.unwrapped.game_log
 

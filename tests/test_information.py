@@ -20,7 +20,7 @@ from noir_env.core import constants as C
 
 REACTIONS = [C.POKER, C.POLICE, C.BRIBE, C.DRIVEBY, C.TURNCOAT]
 DEPLOYABLE = list(range(C.G1, C.B4 + 1))
-STEPS = {
+STEPS = {  # the idle phases in which each turn step is presented
     C.PH_MOVE: "move_gangsters",
     C.PH_ATTACK: "attack",
     C.PH_DEPLOY: "deploy",
@@ -54,48 +54,75 @@ def relative_information(samples: list[tuple]) -> float:
     return mi / h_y
 
 
+STEP_OF_PHASE = {
+    C.PH_MOVE: C.ST_MOVE,
+    C.PH_ATTACK: C.ST_ATTACK,
+    C.PH_DEPLOY: C.ST_DEPLOY,
+    C.PH_MOVE_HIDEOUT: C.ST_MOVE_HIDEOUT,
+    C.PH_DISCARD: C.ST_DISCARD,
+    C.PH_DRAW: C.ST_DRAW,
+}
+
+
 class Recorder:
-    """Per turn: which seats were asked in a window, which steps the active player was shown,
-    and each seat's hand at the turn's first decision (hidden; for the measurement only)."""
+    """Per turn: which seats were asked in a window and, at every decision, the turn step and
+    the active player's hand (hidden: read from the state for the measurement only)."""
 
     def __init__(self):
         self.turns: dict = {}
 
     def see(self, game, state, seat: int) -> None:
         key = (game, int(state.turn_no[0]))
+        n = int(state.num_players[0])
         turn = self.turns.setdefault(
             key,
             {
-                "n": int(state.num_players[0]),
+                "n": n,
+                "round_1": int(state.turn_no[0]) < n,
+                "rules": state.rules[0].tobytes(),
+                "order": C.STEP_ORDER_PREP_FIRST if state.rules[0, 0] else C.STEP_ORDER_NOIRBURG,
                 "active": int(state.active[0]),
                 "alive": state.alive[0].copy(),
                 "hand": state.hand[0].copy(),
                 "asked": set(),
-                "steps": set(),
+                "decisions": [],
             },
         )
         phase = int(state.phase[0])
         if phase == C.PH_WINDOW:
             turn["asked"].add(seat)
-        elif phase in STEPS and seat == turn["active"]:
-            turn["steps"].add(phase)
+        if phase != C.PH_MULLIGAN:
+            active_hand = state.hand[0, turn["active"]].copy()
+            turn["decisions"].append((int(state.step_idx[0]), phase, seat, active_hand))
 
     def window_samples(self) -> list[tuple]:
+        """(public: rules, players, hand size; asked this turn; holds a reaction card) per
+        seat."""
         out = []
         for t in self.turns.values():
             for q in range(t["n"]):
                 if t["alive"][q]:
                     hand = t["hand"][q]
-                    z = (t["n"], int(hand.sum()))
+                    z = (t["rules"], t["n"], int(hand.sum()))
                     out.append((z, q in t["asked"], bool(hand[REACTIONS].any())))
         return out
 
     def step_samples(self, phase: int, cards: list[int]) -> list[tuple]:
+        """(public: rules, players, round 1, hand size when the step came; the step was presented;
+        the hand then held one of `cards`) per turn. A skipped step changes no hand, so the
+        hand at the next decision of the turn is the hand the step was skipped with."""
         out = []
         for t in self.turns.values():
-            hand = t["hand"][t["active"]]
-            z = (t["n"], int(hand.sum()))
-            out.append((z, phase in t["steps"], bool(hand[cards].any())))
+            pos = int(np.flatnonzero(t["order"] == STEP_OF_PHASE[phase])[0])
+            # windows are passed over: the one before the Attack step comes before the step,
+            # and a card played there leaves the hand in view of everyone
+            after = [d for d in t["decisions"] if d[0] >= pos and d[1] in STEP_OF_PHASE]
+            if not after:
+                continue
+            hand = after[0][3]
+            shown = any(d[1] == phase and d[2] == t["active"] for d in t["decisions"])
+            z = (t["rules"], t["n"], t["round_1"], int(hand.sum()))
+            out.append((z, shown, bool(hand[cards].any())))
         return out
 
 

@@ -1,0 +1,206 @@
+"""The Gymnasium 1.x `VectorEnv` over N games of the batched core, one learner seat per game.
+
+    from noir_env.vector import make_vector_env
+
+    envs = make_vector_env(1024, num_players=4, opponents="random", seed=0)
+    obs, infos = envs.reset()                    # obs float32 [N, OBS_SIZE]
+    actions = policy(obs, infos["action_mask"])  # int8 mask [N, NUM_ACTIONS]
+    obs, rewards, terminated, truncated, infos = envs.step(actions)
+
+Autoreset: `AutoresetMode.SAME_STEP` (`metadata["autoreset_mode"]`). A game whose learner
+episode ends is dealt again in the same step: `obs` and `infos["action_mask"]` are the new
+game's, the last observation is in `infos["final_obs"]` (object array, `_final_obs` marks the
+slots) and the end of the episode in `infos["final_info"]`. Same-step because a policy must
+always see at least one legal action: a next-step terminal observation would come with an
+all-zero mask.
+
+Rewards and episode ends follow noir_v0: 0 until the learner's episode ends; then the
+zero-sum outcome (+1 for a sole winner, -1/(n-1) for a loser, shares on ties, including
+noir_v0's share of what eliminated players were paid), or -1/(n-1) when the learner is
+eliminated (terminated, the game is abandoned), or 0 plus that share on truncation after
+`max_steps` decisions.
+
+infos (every step): `action_mask` int8 [N, A], `learner_seat` int8 [N], `num_players` int8
+[N]. When episodes end, `final_info` holds for those slots `result` ("game_over",
+"eliminated", "truncated"), `scores` [6], `winners` [6], `win_reason`, `learner_won`,
+`game_length` (decisions by all players), `learner_seat`, `num_players`, `game_seed`,
+`opponent`, each with its `_key` mask; and `episode` = {"r", "l", "t"} with `_episode`, in
+the format of `gymnasium.wrappers.vector.RecordEpisodeStatistics` (pass
+`episode_statistics=False` to use that wrapper instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .. import spaces as noir_spaces
+from .engine import Ended, SingleSeatGames, StepOut
+
+_FINAL_KEYS = (
+    "result",
+    "scores",
+    "winners",
+    "win_reason",
+    "learner_won",
+    "game_length",
+    "learner_seat",
+    "num_players",
+    "game_seed",
+    "opponent",
+)
+
+
+def final_info(
+    ended: Ended, num_envs: int, keys: tuple[str, ...] = _FINAL_KEYS
+) -> dict[str, np.ndarray]:
+    """Gymnasium's dict-of-arrays form of the ended episodes' information (`keys` of
+    `ended`): each key an array over all slots, `_key` marking the slots it is set for."""
+    mark = np.zeros(num_envs, np.bool_)
+    mark[ended.games] = True
+    info: dict[str, np.ndarray] = {}
+    for key in keys:
+        values = getattr(ended, key)
+        full = np.zeros((num_envs, *values.shape[1:]), values.dtype)
+        if values.dtype == object:
+            full[:] = None
+        full[ended.games] = values
+        info[key] = full
+        info[f"_{key}"] = mark
+    return info
+
+
+class NoirVectorEnv(VectorEnv):
+    """N NOIR games with one learner seat each, opponents played inside (module
+    docstring). Arguments as `make_vector_env`."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int | list[int] = 4,
+        rules: str = "noirburg",
+        opponents: Any = "random",
+        seed: int | None = None,
+        learner_seat: str | int = "random",
+        max_steps: int = 10_000,
+        episode_statistics: bool = True,
+        core_kwargs: dict | None = None,
+        copy: bool = True,
+    ):
+        self.games = SingleSeatGames(
+            num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
+            autoreset=True, core_kwargs=core_kwargs, copy=copy,
+        )  # fmt: skip
+        self.num_envs = self.games.num_envs
+        self.episode_statistics = bool(episode_statistics)
+        self.single_observation_space = noir_spaces.observation_space()
+        self.single_action_space = noir_spaces.action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._mask: np.ndarray | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal N new games. `seed` s gives slot i the game seed s + i (later games follow
+        per-slot streams); without a seed the streams continue. options: {"opponents":
+        spec} sets the opponents first (see `set_opponents`)."""
+        options = dict(options or {})
+        if "opponents" in options:
+            self.set_opponents(options.pop("opponents"))
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
+        obs, self._mask = self.games.reset(seed)  # checks the seed first
+        super().reset(seed=seed)
+        return obs, self._step_infos()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision in every game (module docstring)."""
+        out = self.games.step(actions)
+        self._mask = out.mask
+        return out.obs, out.reward, out.terminated, out.truncated, self._infos(out)
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Opponents of the games dealt from now on: a name ("random"), a policy with a
+        batched act(obs, mask), such a callable, or a mix {opponent: probability} from which
+        each game draws one. Games in progress keep theirs."""
+        self.games.set_opponents(opponents)
+
+    def action_masks(self) -> np.ndarray:
+        """bool [N, NUM_ACTIONS]: the learner's legal actions now."""
+        if self._mask is None:
+            raise ValueError("call reset() first")
+        return self._mask.view(np.bool_)
+
+    def _step_infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self._mask,
+            "learner_seat": self.games.learner.astype(np.int8),
+            "num_players": self.games.state.num_players.copy(),
+        }
+
+    def _infos(self, out: StepOut) -> dict[str, Any]:
+        infos = self._step_infos()
+        ended = out.ended
+        if ended is None:
+            return infos
+        n = self.num_envs
+        done = out.terminated | out.truncated
+        final_obs = np.full(n, None, object)
+        for j, g in enumerate(ended.games):  # only the slots whose episode ended
+            final_obs[g] = ended.final_obs[j]
+        infos["final_obs"] = final_obs
+        infos["_final_obs"] = done
+        infos["final_info"] = final_info(ended, n)
+        infos["_final_info"] = done
+        if self.episode_statistics:
+            infos["episode"] = episode_statistics(ended, n)
+            infos["_episode"] = done
+        return infos
+
+
+def episode_statistics(ended: Ended, num_envs: int) -> dict[str, np.ndarray]:
+    """{"r": returns, "l": lengths, "t": seconds} over all slots, 0 where nothing ended."""
+    r = np.zeros(num_envs, np.float64)
+    length = np.zeros(num_envs, np.int64)
+    t = np.zeros(num_envs, np.float64)
+    r[ended.games] = ended.reward  # the only reward of an episode is its last
+    length[ended.games] = ended.episode_length
+    t[ended.games] = np.round(ended.episode_time, 6)
+    return {"r": r, "l": length, "t": t}
+
+
+def make_vector_env(
+    num_envs: int,
+    num_players: int | list[int] = 4,
+    rules: str = "noirburg",
+    opponents: Any = "random",
+    seed: int | None = None,
+    learner_seat: str | int = "random",
+    max_steps: int = 10_000,
+    episode_statistics: bool = True,
+    core_kwargs: dict | None = None,
+    copy: bool = True,
+) -> NoirVectorEnv:
+    """A Gymnasium VectorEnv of `num_envs` NOIR games, the learner in one seat of each.
+
+    num_players: 3..6, or a set such as (3, 4, 5, 6) to draw each game's count from.
+    rules: preset name. opponents: "random", a batched policy / callable act(obs, mask),
+    or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
+    fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: game
+    decisions before truncation (as noir_v0). episode_statistics: add `episode` infos.
+    core_kwargs: extra keywords for `core.init`. copy: new observation and mask arrays
+    at every step (False: two buffers overwritten by the next step, as Gymnasium's
+    SyncVectorEnv(copy=False); faster at large N).
+    """
+    return NoirVectorEnv(
+        num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
+        episode_statistics, core_kwargs, copy,
+    )  # fmt: skip

@@ -1,0 +1,131 @@
+"""The single-seat Gymnasium env registered as "noir_env/Noir-v0": one game, the learner in
+one seat, every other decision taken inside by opponent policies. For standard single-env
+tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
+
+    import gymnasium as gym
+    import noir_env  # registers the id
+
+    env = gym.make("noir_env/Noir-v0", num_players=4, opponents="random")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(legal_action)  # info["action_mask"]
+
+`action_masks()` gives the legal actions as bool [NUM_ACTIONS] (sb3-contrib's contract).
+Observation, action space, rewards, episode ends and the final `info` keys are those of
+`noir_env.vector.gym_vector` for one game (no autoreset: call `reset()`). The same engine runs
+the vector envs, so a batch of these is the slow way to get what `make_vector_env` gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from .. import spaces as noir_spaces
+from .engine import SingleSeatGames, StepOut
+from .gym_vector import _FINAL_KEYS
+
+
+class NoirEnv(gymnasium.Env):
+    """One NOIR game from one learner seat (module docstring).
+
+    num_players: 3..6 or a set to draw from per game. rules: preset name. opponents:
+    "random", a batched policy / callable act(obs, mask), or a mix {opponent: probability}.
+    learner_seat: "random" or a seat. max_steps: game decisions before truncation.
+    render_mode: None, "ansi" (render() returns the board from the learner's seat) or
+    "human" (prints it).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int | list[int] = 4,
+        rules: str = "noirburg",
+        opponents: Any = "random",
+        learner_seat: str | int = "random",
+        max_steps: int = 10_000,
+        render_mode: str | None = None,
+        core_kwargs: dict | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            # TypeError, as for an unknown keyword: SB3's make_vec_env asks for "rgb_array"
+            # and, on TypeError, makes the env again without a render mode
+            raise TypeError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.games = SingleSeatGames(
+            1, num_players, rules, opponents, None, learner_seat, max_steps,
+            autoreset=False, core_kwargs=core_kwargs,
+        )  # fmt: skip
+        self.render_mode = render_mode
+        self.observation_space = noir_spaces.observation_space()
+        self.action_space = noir_spaces.action_space()
+        self._mask: np.ndarray | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a game: `seed` is the game's seed; without one the seed stream goes on.
+        options: {"opponents": spec} sets the opponents first."""
+        options = dict(options or {})
+        if "opponents" in options:
+            self.games.set_opponents(options.pop("opponents"))
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
+        obs, mask = self.games.reset(seed)  # checks the seed first
+        super().reset(seed=seed)
+        self._mask = mask[0]
+        return obs[0], self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        out = self.games.step(np.array([action]))
+        self._mask = out.mask[0]
+        info = self._info()
+        if out.ended is not None:
+            info.update(_final(out))
+        if self.render_mode == "human":
+            self.render()
+        terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
+        return out.obs[0], float(out.reward[0]), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """bool [NUM_ACTIONS]: the learner's legal actions (all False once the episode is
+        over)."""
+        if self._mask is None:
+            raise ValueError("call reset() first")
+        return self._mask.view(np.bool_)
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Opponents of the games dealt from now on."""
+        self.games.set_opponents(opponents)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode")
+            return None
+        from ..noir_v0 import render_board  # the board text lives with the AEC env
+
+        g = self.games
+        if g.state is None:
+            raise ValueError("call reset() before render()")
+        text = render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _info(self) -> dict[str, Any]:
+        g = self.games
+        return {
+            "action_mask": self._mask,
+            "learner_seat": int(g.learner[0]),
+            "num_players": int(g.state.num_players[0]),
+            "game_seed": int(g.game_seed[0]),
+        }
+
+
+def _final(out: StepOut) -> dict[str, Any]:
+    ended = out.ended
+    info = {key: getattr(ended, key)[0] for key in _FINAL_KEYS}
+    info["episode_length"] = int(ended.episode_length[0])
+    return info

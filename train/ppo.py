@@ -1,0 +1,386 @@
+"""Masked PPO with a self-play league on the batched NOIR vector env (CleanRL style: one file,
+read top to bottom; every knob a researcher turns is a field of `Args`).
+
+    python -m train.ppo --total-steps 2000000 --num-envs 256 --run-name my_run
+    python -m train.ppo --run-name my_run --resume          # continue from its checkpoint
+    tensorboard --logdir runs
+
+The learner holds one seat per game of `noir_env.vector.make_vector_env`; every other seat is
+an opponent drawn per game from the league: `--league "random:0.2,heuristic:0.4,self:0.4"`
+gives each new game a uniform random table (0.2), a heuristic table (0.4, any name
+`agents.load` knows, e.g. `heuristic-aggressive`), or a frozen snapshot of the learner (0.4,
+split evenly over the last `--snapshots-kept` snapshots, one taken every
+`--snapshot-interval` updates; until the first one exists its share goes to the rest).
+Player counts: `--players 4` or `--players 3,4,5,6` (drawn per game); one policy plays them all.
+
+Everything lands in `runs/<run-name>/`: `config.json`, TensorBoard events, `checkpoint.pt`
+(every `--checkpoint-interval` updates: network, optimizer, league snapshots, RNG states,
+counters; `--resume` continues exactly from it), `eval.csv` (win rate against
+`--eval-opponents` over training) and the final `policy.pt` (`agents.PPOAgent` plays it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo_agent import PolicyNet, PPOAgent, masked_logits, save_policy
+from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from noir_env.vector import make_vector_env
+
+
+@dataclass
+class Args:
+    run_name: str = "ppo"
+    """folder under runs/ for logs, checkpoints and the policy"""
+    seed: int = 1
+    total_steps: int = 2_000_000
+    """learner decisions to train for"""
+    num_envs: int = 256
+    """games played in lockstep"""
+    num_steps: int = 64
+    """learner decisions per game per rollout (batch = num_envs * num_steps)"""
+    players: str = "4"
+    """player count, or a comma list to draw from per game (e.g. 3,4,5,6)"""
+    rules: str = "noirburg"
+    league: str = "random:0.3,self:0.7"
+    """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
+    snapshot_interval: int = 20
+    """updates between snapshots of the learner joining the league"""
+    snapshots_kept: int = 5
+    hidden: str = "256,256"
+    """hidden layer widths of the policy/value MLP"""
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    update_epochs: int = 4
+    num_minibatches: int = 8
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.03
+    """stop an update's epochs early when the approximate KL exceeds this (0: never)"""
+    eval_interval: int = 25
+    """updates between evaluations (0: only at the end)"""
+    eval_games: int = 400
+    eval_opponents: str = "random"
+    """opponent name the evaluation plays against (all other seats)"""
+    eval_players: int = 4
+    checkpoint_interval: int = 10
+    threads: int = 2
+    """torch CPU threads"""
+    resume: bool = False
+    progress: bool = True
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Args from the command line: one --flag per field (--no-flag for booleans)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    docs = _field_docs()
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
+        if f.type == "bool":
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
+                                help=help_text)  # fmt: skip
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type]
+            parser.add_argument(flag, type=kind, default=f.default, help=help_text)
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def _field_docs() -> dict[str, str]:
+    """The string under each Args field (the attribute docstrings above) for --help."""
+    import inspect
+
+    lines = inspect.getsource(Args).splitlines()
+    docs, last = {}, None
+    for line in lines:
+        s = line.strip()
+        if ":" in s and not s.startswith('"') and "=" in s:
+            last = s.split(":")[0]
+        elif s.startswith('"""') and last:
+            docs[last] = s.strip('"')
+    return docs
+
+
+# --- the league: opponents drawn per game ------------------------------------------------------
+def parse_league(spec: str) -> dict[str, float]:
+    """"random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0)."""
+    out: dict[str, float] = {}
+    for part in spec.split(","):
+        name, _, weight = part.strip().partition(":")
+        w = float(weight) if weight else 1.0
+        if not name or w <= 0:
+            raise ValueError(f"league entry {part!r}: expected name:weight with weight > 0")
+        out[name] = w
+    return out
+
+
+class SnapshotPolicy:
+    """A frozen copy of the learner, sampling its actions: an opponent in the league."""
+
+    def __init__(self, net: PolicyNet, seed: int):
+        self.agent = PPOAgent(net=net, greedy=False, seed=seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.agent.act(obs, mask)
+
+
+def league_mix(weights: dict[str, float], snapshots: list[PolicyNet], seed: int):
+    """The opponent mix for the vector env: names by weight, `self` split over snapshots."""
+    pairs = []
+    for name, w in weights.items():
+        if name != "self":
+            pairs.append((name, w))
+        elif snapshots:
+            for k, net in enumerate(snapshots):
+                pairs.append((SnapshotPolicy(net, seed + k), w / len(snapshots)))
+    if not pairs:  # only "self" and no snapshot yet: the first games are against random
+        pairs = [("random", 1.0)]
+    return pairs
+
+
+def snapshot(net: PolicyNet) -> PolicyNet:
+    frozen = PolicyNet(OBS_SIZE, NUM_ACTIONS, tuple(net.config["hidden"]))
+    frozen.load_state_dict(net.state_dict())
+    return frozen.eval()
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+def evaluate(net: PolicyNet, opponents: str, players: int, games: int, rules: str, seed: int):
+    """Win rate of the greedy policy over `games` games against `opponents` in every other
+    seat (learner seat rotating with the seed): (win rate, 95% half-width)."""
+    envs = make_vector_env(min(games, 256), num_players=players, rules=rules,
+                           opponents=opponents, seed=seed)  # fmt: skip
+    agent = PPOAgent(net=net, greedy=True)
+    obs, info = envs.reset(seed=seed)
+    wins = played = 0
+    while played < games:
+        obs, _, term, trunc, info = envs.step(agent.act(obs, info["action_mask"]))
+        if "final_info" in info:
+            fi = info["final_info"]
+            ended = np.flatnonzero(fi["_learner_won"])
+            take = ended[: games - played]
+            wins += int(fi["learner_won"][take].sum())
+            played += len(take)
+    envs.close()
+    p = wins / games
+    return p, 1.96 * np.sqrt(p * (1 - p) / games)
+
+
+# --- training -----------------------------------------------------------------------------------
+def train(args: Args) -> Path:
+    run_dir = Path("runs") / args.run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+
+    players = [int(p) for p in args.players.split(",")]
+    hidden = tuple(int(h) for h in args.hidden.split(","))
+    weights = parse_league(args.league)
+    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, hidden)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    batch_size = args.num_envs * args.num_steps
+    minibatch = batch_size // args.num_minibatches
+    num_updates = max(1, args.total_steps // batch_size)
+    snapshots: list[PolicyNet] = []
+    start_update, global_step, elapsed = 0, 0, 0.0
+
+    ckpt_path = run_dir / "checkpoint.pt"
+    if args.resume:
+        if not ckpt_path.is_file():
+            raise SystemExit(f"--resume: no checkpoint at {ckpt_path}")
+        ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+        net.load_state_dict(ckpt["net"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        for sd in ckpt["snapshots"]:
+            snapshots.append(snapshot(net))
+            snapshots[-1].load_state_dict(sd)
+        start_update, global_step, elapsed = ckpt["update"], ckpt["global_step"], ckpt["elapsed"]
+        random.setstate(ckpt["py_rng"])
+        np.random.set_state(ckpt["np_rng"])
+        torch.set_rng_state(ckpt["torch_rng"])
+    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
+
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(run_dir))
+    envs = make_vector_env(args.num_envs, num_players=players, rules=args.rules,
+                           opponents=league_mix(weights, snapshots, args.seed), seed=args.seed)  # fmt: skip
+    # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
+    obs_np, info = envs.reset(seed=args.seed + 7919 * start_update)
+    next_obs = torch.as_tensor(obs_np)
+    next_mask = torch.as_tensor(info["action_mask"]).bool()
+
+    obs_buf = torch.zeros((args.num_steps, args.num_envs, OBS_SIZE))
+    mask_buf = torch.zeros((args.num_steps, args.num_envs, NUM_ACTIONS), dtype=torch.bool)
+    act_buf = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
+    logp_buf = torch.zeros((args.num_steps, args.num_envs))
+    rew_buf = torch.zeros((args.num_steps, args.num_envs))
+    done_buf = torch.zeros((args.num_steps, args.num_envs))
+    val_buf = torch.zeros((args.num_steps, args.num_envs))
+
+    eval_file = run_dir / "eval.csv"
+    if not eval_file.exists():
+        eval_file.write_text("update,global_step,elapsed_s,opponents,players,games,win_rate,ci95\n")
+    from tqdm import tqdm
+
+    bar = tqdm(total=num_updates, initial=start_update, disable=not args.progress, unit="upd")
+    recent_wins: list[float] = []
+    for update in range(start_update, num_updates):
+        t0 = time.perf_counter()
+        if args.anneal_lr:
+            optimizer.param_groups[0]["lr"] = args.learning_rate * (1 - update / num_updates)
+
+        # 1. rollout: num_steps learner decisions in every game
+        env_time = 0.0
+        for step in range(args.num_steps):
+            obs_buf[step], mask_buf[step] = next_obs, next_mask
+            with torch.no_grad():
+                logits, value = net(next_obs)
+                dist = torch.distributions.Categorical(logits=masked_logits(logits, next_mask))
+                action = dist.sample()
+            act_buf[step], logp_buf[step], val_buf[step] = action, dist.log_prob(action), value
+            te = time.perf_counter()
+            obs_np, reward, term, trunc, info = envs.step(action.numpy())
+            env_time += time.perf_counter() - te
+            rew_buf[step] = torch.as_tensor(reward)
+            done_buf[step] = torch.as_tensor(term | trunc, dtype=torch.float32)
+            next_obs = torch.as_tensor(obs_np)
+            next_mask = torch.as_tensor(info["action_mask"]).bool()
+            if "final_info" in info:
+                fi = info["final_info"]
+                recent_wins += fi["learner_won"][fi["_learner_won"]].astype(float).tolist()
+        global_step += batch_size
+        net.update_obs_stats(obs_buf.reshape(-1, OBS_SIZE))
+
+        # 2. advantages (GAE); an episode's last decision does not bootstrap (autoreset)
+        with torch.no_grad():
+            next_value = net(next_obs)[1]
+            adv = torch.zeros_like(rew_buf)
+            last = torch.zeros(args.num_envs)
+            for t in reversed(range(args.num_steps)):
+                nv = next_value if t == args.num_steps - 1 else val_buf[t + 1]
+                nonterminal = 1.0 - done_buf[t]
+                delta = rew_buf[t] + args.gamma * nv * nonterminal - val_buf[t]
+                last = delta + args.gamma * args.gae_lambda * nonterminal * last
+                adv[t] = last
+            returns = adv + val_buf
+
+        # 3. PPO update on the flattened batch
+        b_obs, b_mask = obs_buf.reshape(-1, OBS_SIZE), mask_buf.reshape(-1, NUM_ACTIONS)
+        b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+        b_adv, b_ret, b_val = adv.reshape(-1), returns.reshape(-1), val_buf.reshape(-1)
+        stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
+        for _epoch in range(args.update_epochs):
+            perm = torch.randperm(batch_size)
+            for start in range(0, batch_size, minibatch):
+                mb = perm[start : start + minibatch]
+                logits, value = net(b_obs[mb])
+                dist = torch.distributions.Categorical(logits=masked_logits(logits, b_mask[mb]))
+                logp = dist.log_prob(b_act[mb])
+                ratio = (logp - b_logp[mb]).exp()
+                mb_adv = b_adv[mb]
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                pg_loss = torch.max(
+                    -mb_adv * ratio, -mb_adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
+                ).mean()
+                v_clipped = b_val[mb] + (value - b_val[mb]).clamp(-args.clip_coef, args.clip_coef)
+                v_loss = 0.5 * torch.max(
+                    (value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2
+                ).mean()
+                entropy = dist.entropy().mean()
+                loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+                optimizer.step()
+                with torch.no_grad():
+                    stats["approx_kl"] = float(((ratio - 1) - (logp - b_logp[mb])).mean())
+                    stats["clipfrac"] = float(((ratio - 1).abs() > args.clip_coef).float().mean())
+                stats.update(pg_loss=float(pg_loss), v_loss=float(v_loss), entropy=float(entropy))
+            if args.target_kl and stats["approx_kl"] > args.target_kl:
+                break
+
+        # 4. logging, league, evaluation, checkpoints
+        dt = time.perf_counter() - t0
+        elapsed += dt
+        for k, v in stats.items():
+            writer.add_scalar(f"losses/{k}", v, global_step)
+        writer.add_scalar("charts/steps_per_s", batch_size / dt, global_step)
+        writer.add_scalar("charts/env_share", env_time / dt, global_step)
+        writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+        if recent_wins:
+            writer.add_scalar("charts/train_win_rate", np.mean(recent_wins), global_step)
+        bar.set_postfix(sps=f"{batch_size / dt:,.0f}", win=f"{np.mean(recent_wins or [0]):.2f}")
+        bar.update(1)
+        recent_wins = recent_wins[-2000:]
+        done_updates = update + 1
+        if "self" in weights and done_updates % args.snapshot_interval == 0:
+            snapshots = [*snapshots, snapshot(net)][-args.snapshots_kept :]
+            envs.set_opponents(league_mix(weights, snapshots, args.seed + done_updates))
+        if (args.eval_interval and done_updates % args.eval_interval == 0) or (
+            done_updates == num_updates
+        ):
+            _evaluate_and_log(net, args, done_updates, global_step, elapsed, writer, eval_file)
+        if done_updates % args.checkpoint_interval == 0 or done_updates == num_updates:
+            torch.save(
+                {
+                    "net": net.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "snapshots": [s.state_dict() for s in snapshots],
+                    "update": done_updates,
+                    "global_step": global_step,
+                    "elapsed": elapsed,
+                    "py_rng": random.getstate(),
+                    "np_rng": np.random.get_state(),
+                    "torch_rng": torch.get_rng_state(),
+                    "args": dataclasses.asdict(args),
+                },
+                ckpt_path,
+            )
+    bar.close()
+    envs.close()
+    writer.close()
+    policy_path = run_dir / "policy.pt"
+    save_policy(net, policy_path)
+    print(f"policy written to {policy_path} ({global_step:,} steps, {elapsed / 60:.1f} min)")
+    return policy_path
+
+
+def _evaluate_and_log(net, args: Args, update, global_step, elapsed, writer, eval_file) -> None:
+    for name in args.eval_opponents.split(","):
+        rate, ci = evaluate(net, name, args.eval_players, args.eval_games, args.rules,
+                            seed=10_000_000)  # fmt: skip
+        writer.add_scalar(f"eval/win_rate_vs_{name}", rate, global_step)
+        with eval_file.open("a", newline="") as f:
+            csv.writer(f).writerow(
+                [update, global_step, round(elapsed, 1), name, args.eval_players,
+                 args.eval_games, round(rate, 4), round(ci, 4)]  # fmt: skip
+            )
+        print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    train(parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()
