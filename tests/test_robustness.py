@@ -14,7 +14,7 @@ import noir_env.core as core
 from noir_env import noir_v0
 from noir_env.core import constants as C
 from noir_env.core.rules import Rules
-from noir_env.core.serialize import state_from_dict
+from noir_env.core.serialize import state_from_dict, state_to_dict
 from noir_env.core.validate import check_invariants
 
 INT64_MAX = 2**63 - 1
@@ -413,7 +413,7 @@ def test_issue_repro_3_an_attack_on_seat_100_is_a_value_error():
     "patch, key",
     [
         ({"phase": "reaction_window"}, "window"),
-        ({"actor": 300}, "malformed"),
+        ({"actor": 300}, "actor=300"),
         ({"countdown": {"started": True, "holder": 9, "tokens": 2}}, "countdown.holder"),
         ({"players": [{"trophies": 1}, {}, {}]}, "trophies"),
         ({"result": {"winners": [1], "reason": ""}}, "result.winners"),
@@ -424,3 +424,153 @@ def test_impossible_positions_name_the_key(patch, key):
     d = {"num_players": 3, "phase": "deploy", "players": [{}, {}, {}], **patch}
     with pytest.raises(ValueError, match=key):
         state_from_dict(d)
+
+
+# --- loaded positions settle like step; remaining field checks (issue 7, part B) ------------
+def three(**top) -> dict:
+    """A 3-player position dict: empty seats, `top` keys over the defaults."""
+    return {"num_players": 3, "players": [{}, {}, {}], **top}
+
+
+def test_a_loaded_position_takes_its_forced_decisions():
+    # the Discard step with no discard left (count 4 = discard_limit) and no reaction in
+    # hand: `end` is the only legal action; the core takes it, as step would (R2.5)
+    d = three(phase="discard", count=4)
+    d["players"][0] = {"hand": {"gangster_1": 1}}
+    s = state_from_dict(d)
+    assert s.phase[0] == C.PH_DRAW and core.legal_action_mask(s)[0].sum() >= 2
+    # with ask_all it is presented: the player holds a card, so the skip is not public
+    s = state_from_dict({**d, "ask_all": True})
+    assert s.phase[0] == C.PH_DISCARD
+    assert np.flatnonzero(core.legal_action_mask(s)[0]).tolist() == [C.A_END]
+
+
+def test_a_settled_position_loads_unchanged():
+    state = played(3, 40, seed=4)
+    for i in range(3):
+        d = state_to_dict(state, i)
+        assert state_from_dict(d).tobytes() == core.take(state, i).tobytes()
+
+
+def test_a_position_with_no_legal_decision_is_a_value_error():
+    # a Turncoat aimed at seat 1's hidden gangsters, who has none: nothing to take
+    d = three(
+        phase="turncoat_power",
+        reaction={"kind": "turncoat", "return_phase": "deploy"},
+        selection=[1, C.TGT_HIDDEN],
+        discard={"turncoat": 1},
+    )
+    with pytest.raises(ValueError, match="no legal action"):
+        state_from_dict(d)
+
+
+def test_settle_forced_is_all_or_nothing():
+    batch = played(2, 10, seed=1)
+    # game 1 (a hand edit): a Turncoat aimed at hidden gangsters its target does not have
+    target = (int(batch.actor[1]) + 1) % 4
+    batch.phase[1], batch.rt_kind[1] = C.PH_TURNCOAT_POWER, C.PLAY_TURNCOAT
+    batch.sel_a[1], batch.sel_b[1] = target, C.TGT_HIDDEN
+    batch.hidden[1, target] = 0
+    batch.mask[0] = 0  # game 0's cache, which settling game 0 first would restore
+    before = batch.copy()
+    with pytest.raises(ValueError, match="game 1: .*no legal action; the state is unchanged"):
+        core.settle_forced(batch)
+    assert batch.tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ({"trophy_points": -1}, "trophy_points=-1 must be in 0..1000"),
+        ({"cd_tokens": 0}, "countdown_tokens=0 must be in 1..100"),
+        ({"money_thr_4": 0}, r"money_win_threshold\[1\] \(4 players\)=0"),
+        ({"money_win": 2}, "rules.money_win=2: must be 0 or 1"),
+        ({"poker_boxed": 3}, "rules.poker_boxed=3"),
+        ({"step_windows": 128}, "rules.step_windows=128"),
+        ({"step_windows": -4}, "rules.step_windows=-4"),
+        ({"mulligan_max": 2.0}, "rules.mulligan_max=2.0: must be an int"),
+        ({"discard_limit": 2**40}, "discard_limit=1099511627776 must be in 0..99"),
+        ({"nonsense": 1}, "rules: unknown keys"),
+        ([1, 2], "rules=.*must be a dict"),
+    ],
+)
+def test_rule_values_are_checked_by_rules(rules, message):
+    with pytest.raises(ValueError, match=message):
+        state_from_dict(three(rules=rules))
+
+
+def test_rule_values_of_every_preset_load():
+    from noir_env.core.rules import PRESETS, rules_from_row, rules_row
+
+    for rules in PRESETS.values():
+        s = state_from_dict(three(rules=rules_from_row(rules_row(rules))))
+        assert s.rules[0].tolist() == rules_row(rules).tolist()
+
+
+@pytest.mark.parametrize(
+    "patch, key",
+    [
+        ({"turn_no": 2**40}, "turn_no=1099511627776"),
+        ({"steps": 2**31}, "steps=2147483648"),
+        ({"count": 300}, "count=300"),
+        ({"rng": -1}, "rng"),
+        ({"rng": "0xzz"}, "rng='0xzz'"),
+        ({"rng": 2**64}, "rng"),
+        ({"discard": {"police": 300}}, "discard.police=300"),
+        ({"players": [{"money": 2**70}, {}, {}]}, r"players\[0\].money=1180591620717411303424"),
+        ({"players": [{"money": 1.5}, {}, {}]}, r"players\[0\].money=1.5: must be an int"),
+        ({"players": [{"trophies": -1}, {}, {}]}, r"players\[0\].trophies=-1"),
+        ({"players": [{"hidden": [1] * 20}, {}, {}]}, "more power-1 gangsters than the deck"),
+        ({"players": [{"hidden": [1] * 200}, {}, {}]}, "a list of at most 83"),
+        ({"selection": [0, 2**9]}, r"selection\[1\]=512"),
+        ({"selection": "ab"}, "selection"),
+        ({"attacked": [[-1, 3]]}, r"attacked\[0\]\[0\]=-1"),
+        ({"move_locked": [["hideout", 0, 1]]}, r"move_locked\[0\]\[1\]=0"),
+        ({"move_locked": [[3, 2, 200]]}, r"move_locked\[0\]\[2\]=200"),
+        ({"move_locked": [[3, 2, 1], [3, 2, 1]]}, "twice"),
+        ({"countdown": {"started": True, "holder": 0, "tokens": 0}}, "countdown.tokens=0"),
+        ({"result": {"winners": [-1], "reason": ""}}, r"result.winners\[0\]=-1"),
+        ({"ask_all": "yes"}, "ask_all='yes'"),
+        ({"queue": [{"kind": "police_kidnap", "player": 9, "target": 0}]}, "player=9"),
+        ({"extra": 1}, "unknown keys"),
+        ({"players": [{"cash": 1}, {}, {}]}, r"players\[0\]: unknown keys \['cash'\]"),
+        ({"removed": {"police": 1}}, "only Poker Nights leave the game"),
+        ({"players": [{"hideout": {"covered_by": "hideout"}}, {}, {}]}, "covered_by"),
+    ],
+)
+def test_out_of_range_fields_name_the_key_and_value(patch, key):
+    with pytest.raises(ValueError, match=key):
+        state_from_dict(three(**patch))
+
+
+def events(*rows) -> list:
+    """A log's 128 rows: `rows` first, zeros after."""
+    return [list(r) + [0] * (C.LOG_FIELDS - len(r)) for r in rows] + [[0] * C.LOG_FIELDS] * (
+        C.LOG_LEN - len(rows)
+    )
+
+
+@pytest.mark.parametrize(
+    "log, key",
+    [
+        ({"n": -1, "events": events()}, "log.n=-1"),
+        ({"n": 1, "events": events()[:5]}, "must be 128 rows"),
+        ({"n": 1, "events": [[0] * 3] * C.LOG_LEN}, "must be 8 ints"),
+        ({"n": 1, "events": events((99,))}, "not an event code"),
+        ({"n": 1, "events": events((0,), (1, 2))}, "unwritten"),
+        ({"n": 1, "events": events((0, 2**16))}, r"log.events\[0\]\[1\]=65536"),
+        ({"n": 1, "events": events((C.EV_DISCARD, 50, 99))}, "cannot be rendered"),
+    ],
+)
+def test_the_log_is_checked(log, key):
+    with pytest.raises(ValueError, match=key):
+        state_from_dict(three(log=log))
+
+
+def test_a_hand_over_six_needs_an_elimination():
+    seven = {"gangster_1": 4, "police": 3}
+    with pytest.raises(ValueError, match=r"players\[0\].hand=7: more than 6 cards"):
+        state_from_dict(three(players=[{"hand": seven}, {}, {}]))
+    # R3.8 / D24: the player who eliminated seat 2 may hold more
+    d = three(players=[{"hand": seven, "kills": 1, "trophies": 1}, {}, {"alive": False}])
+    assert state_from_dict(d).hand[0, 0].sum() == 7

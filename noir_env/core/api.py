@@ -357,3 +357,30 @@ def refresh(state: State) -> State:
     """Recompute the derived legal-action cache (after editing a state by hand)."""
     _mask_batch(kernel_view(state))
     return state
+
+
+@njit(cache=True)
+def _settle_game(s, i):
+    settle(s, rules_of(s, i), i)
+
+
+def settle_forced(state: State) -> State:
+    """Take every game's forced decisions as `step` does after each action (R2.5; with
+    `ask_all`, only those forced in public), so each game stops at a decision to present or
+    at its end, and recompute the legal-action cache. Meant for hand-made positions
+    (`state_from_dict` calls it): a position `step` produced is already settled.
+
+    All or nothing: if a game reaches a decision with no legal action, ValueError names the
+    game and the reason and no game is changed.
+    """
+    kv = kernel_view(state)
+    if not kv.flags.writeable:
+        raise ValueError("settle_forced: the state is read-only (it is changed in place)")
+    work = kv.copy()
+    for i in range(work.shape[0]):
+        try:
+            _settle_game(work, i)
+        except RuntimeError as err:  # the core's own checks: no legal action, no end
+            raise ValueError(f"game {i}: {err}; the state is unchanged") from None
+    kv[...] = work
+    return state

@@ -284,6 +284,78 @@ def rules_from_row(row) -> dict:
     return {name: int(v) for name, v in zip(RULE_FIELDS, row, strict=True)}
 
 
+# kernel field -> Rules field, for the fields stored as 0 / 1 and those that name a choice
+_KERNEL_BOOLS = {
+    "restricted_first_round": "restricted_first_round",
+    "forced_discard": "forced_discard_to_hand_limit",
+    "first_business_on_hideout": "first_business_on_hideout",
+    "destroy_strict": "destroy_strict",
+    "turncoat_casino_for_4": "turncoat_casino_for_4",
+    "turncoat_hidden": "turncoat_hidden",
+    "poker_first_round": "poker_first_round",
+    "money_win": "money_win",
+    "cd_hideout": "countdown_on_hideout",
+    "cd_third": "countdown_on_third",
+    "war_win": "war_win",
+    "cd_next_turn": "countdown_starts_next_turn",
+    "attack_window": "attack_window",
+    "end_turn_window": "end_turn_window",
+    "hideout_attackers": "hideout_gangsters_attack",
+    "poker_all_in": "poker_all_in",
+    "discard_weakest": "unplaced_discard_weakest",
+}
+_KERNEL_CHOICES = {
+    "prep_first": ("step_order", dict(enumerate(_STEP_ORDERS))),
+    "raze_first": ("hideout_attack", dict(enumerate(_HIDEOUT_ATTACKS))),
+    "poker_boxed": ("poker_boxed", {v: k for k, v in _POKER_BOXED.items()}),
+    "cd_bank": ("countdown_on_bank", {v: k for k, v in _BANK_TRIGGERS.items()}),
+}
+_KERNEL_INTS = {
+    "mulligan_max": "mulligan_max",
+    "discard_limit": "discard_limit",
+    "trophy_points": "trophy_points",
+    "cd_tokens": "countdown_tokens",
+}
+
+
+def rules_from_kernel_values(values: dict[str, int], name: str = "loaded") -> Rules:
+    """The `Rules` whose kernel row holds `values` (a value for every name of RULE_FIELDS,
+    as `rules_from_row` gives them): the inverse of `rules_row`, so the values are checked
+    by `Rules` itself. A value no `Rules` can have raises ValueError naming the field."""
+    fields: dict = {"name": name}
+    for key, value in values.items():
+        if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+            raise ValueError(f"rules.{key}={value!r}: must be an int")
+        if key in _KERNEL_BOOLS:
+            if value not in (0, 1):
+                raise ValueError(f"rules.{key}={value!r}: must be 0 or 1")
+            fields[_KERNEL_BOOLS[key]] = bool(value)
+        elif key in _KERNEL_CHOICES:
+            field, choices = _KERNEL_CHOICES[key]
+            if value not in choices:
+                raise ValueError(f"rules.{key}={value!r}: must be one of {sorted(choices)}")
+            fields[field] = choices[value]
+        elif key in _KERNEL_INTS:
+            fields[_KERNEL_INTS[key]] = int(value)
+    fields["step_windows"] = _windows_of_bits(values["step_windows"])
+    fields["money_win_threshold"] = tuple(values[f"money_thr_{n}"] for n in range(3, 7))
+    try:
+        return Rules(**fields)
+    except (TypeError, ValueError) as err:  # Rules names its own field and range
+        raise ValueError(f"rules: {err}") from None
+
+
+def _windows_of_bits(bits) -> tuple[str, ...]:
+    """The `step_windows` names of a kernel bit set (bit ST_* set: a window before that step)."""
+    names = tuple(w for w in _WINDOW_STEPS if bits >> C.STEP_NAMES.index(w) & 1)
+    if bits < 0 or bits != sum(1 << C.STEP_NAMES.index(w) for w in names):
+        raise ValueError(
+            f"rules.step_windows={bits!r}: a bit set of steps before which a window opens "
+            f"({', '.join(f'{1 << C.STEP_NAMES.index(w)}: {w}' for w in _WINDOW_STEPS)})"
+        )
+    return names
+
+
 _THR = RULE_FIELDS.index("money_thr_3")
 assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"]
 
