@@ -256,9 +256,8 @@ def _slot(value, key: str, hideout: bool = True) -> int:
 def _counts(powers, key: str) -> np.ndarray:
     """A list of gangster powers as counts per power."""
     out = np.zeros(4, np.int8)
-    for p in _list(powers, key, C.DECK_SIZE):
-        if isinstance(p, bool) or p not in (1, 2, 3, 4):
-            raise ValueError(f"{key}: gangster power {p!r} is not 1..4")
+    for k, p in enumerate(_list(powers, key, C.DECK_SIZE)):
+        p = _int(p, f"{key}[{k}] (a gangster's power)", 1, 4)
         if out[p - 1] == C.DECK_COUNTS[p - 1]:
             raise ValueError(f"{key}: more power-{p} gangsters than the deck has")
         out[p - 1] += 1
