@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 import os
+import pathlib
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +33,7 @@ from noir_env.core.validate import check_invariants
 PRESETS = ["noirburg", "noirbrough", "original"]
 EXAMPLES = int(os.environ.get("NOIR_FUZZ_EXAMPLES", "250"))
 PLAY_STEPS = 100
+BOUNDSCHECK_EXAMPLES = 60  # per fuzz test, in the subprocess
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -208,7 +212,37 @@ def generated_positions(draw) -> dict:
     d = draw(st.fixed_dictionaries({}, optional=optional))
     d["num_players"] = n
     d["players"] = [draw(player(n)) for _ in range(n)]
+    if draw(st.booleans()):  # often give the phase what it needs, to load more of them
+        d.update(draw(what_the_phase_needs(d.get("phase", "deploy"), n)))
     return d
+
+
+def what_the_phase_needs(phase: str, n: int):
+    """Keys that make a generated position of `phase` more plausible: the actor is the
+    active player; a window or an attack where the phase needs one."""
+    seat = st.integers(0, n - 1)
+    needs = {
+        "active": st.just(0),
+        "actor": st.just(0),
+        "step": st.just(None) | st.sampled_from(STEPS),
+    }
+    opponent = st.integers(1, n - 1)
+    attack = st.fixed_dictionaries(
+        {"target": opponent, "at": st.just("hideout"), "attackers": powers}
+    )
+    if phase in ("attackers", "continue_attack"):
+        needs["attack"] = attack
+    if phase in ("reaction_window", "reaction_target", "turncoat_power"):
+        kind = st.sampled_from(C.WINDOW_NAMES[1:])
+        needs["window"] = st.fixed_dictionaries({"kind": kind, "owner": st.just(0)})
+        needs["actor"] = seat
+        needs["attack"] = st.none() | attack
+        needs["reaction"] = st.fixed_dictionaries(
+            {"kind": st.sampled_from(C.PLAY_NAMES), "return_phase": st.just("reaction_window")}
+        )
+    if phase == "mulligan":
+        needs["turn_no"] = st.just(0)
+    return st.fixed_dictionaries(needs)
 
 
 # --- the property ---------------------------------------------------------------------------------
@@ -301,3 +335,24 @@ def test_a_fuzzed_game_never_changes_the_games_batched_with_it(d, seed, num_clea
         core.step(batch, acts)
         core.step(alone, acts[others])
         assert batch[others].tobytes() == alone.tobytes()
+
+
+# --- the same fuzz with bounds-checked kernels ----------------------------------------------------
+def load_bench_script():
+    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "fuzz_boundscheck.py"
+    spec = importlib.util.spec_from_file_location("fuzz_boundscheck", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.boundscheck
+def test_no_kernel_indexes_out_of_bounds_on_fuzzed_positions():
+    """This file's fuzz in a subprocess with NUMBA_BOUNDSCHECK=1 (bench/fuzz_boundscheck.py),
+    where a kernel's out-of-bounds index raises IndexError instead of touching memory."""
+    if os.environ.get("NUMBA_BOUNDSCHECK") == "1":
+        pytest.skip("this is the bounds-checked run itself")
+    script = load_bench_script()
+    code, out, _ = script.run(BOUNDSCHECK_EXAMPLES, script.default_cache_dir())
+    assert "IndexError" not in out, out[-3000:]
+    assert code == 0, out[-3000:]

@@ -522,6 +522,8 @@ def test_rule_values_of_every_preset_load():
         ({"players": [{"trophies": -1}, {}, {}]}, r"players\[0\].trophies=-1"),
         ({"players": [{"hidden": [1] * 20}, {}, {}]}, "more power-1 gangsters than the deck"),
         ({"players": [{"hidden": [1] * 200}, {}, {}]}, "a list of at most 83"),
+        ({"players": [{"hidden": [3.0]}, {}, {}]}, r"hidden\[0\] \(a gangster's power\)=3.0"),
+        ({"players": [{}, {}, {"alive": False, "known": {"police": 1}}]}, "a player out"),
         ({"selection": [0, 2**9]}, r"selection\[1\]=512"),
         ({"selection": "ab"}, "selection"),
         ({"attacked": [[-1, 3]]}, r"attacked\[0\]\[0\]=-1"),

@@ -105,8 +105,8 @@ def _check_seats(g, n: int, live: list[int]) -> None:
     if own_turn and g.actor != g.active:
         raise bad("actor", int(g.actor), f"in this phase the active player {g.active} acts")
     for q in range(n):
-        if not g.alive[q] and (g.trophies[q] or g.ho_top[q] != -1):
-            raise bad(f"players[{q}]", "out", "a player out holds no trophy and no Hideout")
+        if not g.alive[q] and (g.trophies[q] or g.ho_top[q] != -1 or g.known[q].any()):
+            raise bad(f"players[{q}]", "out", "a player out holds no trophy, Hideout or card")
     # R3.8: each elimination gives the eliminator one kill and one trophy (plus the trophies
     # of the player eliminated), so both sums are the number of players out
     out = n - len(live)
