@@ -30,10 +30,15 @@ def _writable(folder: pathlib.Path) -> bool:
         return False
 
 
+def source_digest() -> str:
+    """A short hash of every kernel module's source: it names the cache folder."""
+    return hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:12]
+
+
 def configure() -> None:
     if "NUMBA_CACHE_DIR" in os.environ:
         return
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:12]
+    digest = source_digest()
     base = _ROOT / "__pycache__"
     if not _writable(base):  # e.g. installed read-only into site-packages
         xdg = os.environ.get("XDG_CACHE_HOME", str(pathlib.Path.home() / ".cache"))

@@ -52,7 +52,7 @@ noir_v0.env(num_players=4, rules="noirburg", render_mode=None, max_steps=10_000,
 `noir_env.core.Rules`.
 `render_mode`: None, "ansi" (render() returns the board as text) or "human" (prints it).
 `max_steps`: agent decisions after which every remaining agent is truncated (random play
-ends in about 300-600 decisions).
+lasts about 610 decisions: the mean of 4-player noirburg games).
 `reward`: "zero_sum" (default) or "score" (see Rewards).
 
 ### Observation Space
@@ -229,7 +229,8 @@ from pettingzoo.utils import wrappers
 from . import core
 from . import spaces as noir_spaces
 from .core import constants as C
-from .core.api import step_one
+from .core.api import _raise_failure, step_saved
+from .core.args import as_int
 from .core.log import GameLog, gangsters_text
 from .core.observe import observe_batch
 from .core.rules import PRESETS, Rules, get_rules
@@ -251,6 +252,8 @@ OBS_SIZE = noir_spaces.OBS_SIZE
 REWARD_MODES = ("zero_sum", "score")
 PHASE_NAMES = [C.Phase(k).name for k in range(C.NUM_PHASES)]
 _TARGET_NAMES = noir_spaces.TARGET_NAMES
+# attributes that view the core state; a copy or an unpickled env rebuilds them from `_state`
+_STATE_VIEWS = ("_k", "_phase", "_actor", "_log_n", "_mask_row", "_f", "_f1", "_raw", "_backup")
 
 
 def env(**kwargs) -> AECEnv:
@@ -354,10 +357,29 @@ class raw_env(AECEnv, EzPickle):
         self._mask_row = k["mask"][0]
         self._f = {name: k[name][0] for name in _INFO_FIELDS}  # views of one game's fields
         self._f1 = {name: k[name] for name in _INFO_SCALARS}  # [1]-arrays of scalar fields
+        self._raw = np.ndarray.view(k, np.ndarray).view(np.uint8).reshape(1, -1)  # its bytes
+        self._backup = np.empty_like(self._raw)  # the game before the step being taken
+        self._status = np.zeros(1, np.uint8)
+
+    def __getstate__(self) -> dict:
+        """Everything but the views of the core state (a copy would detach them from it):
+        `copy.deepcopy(env)` and pickle give an env that continues the same game."""
+        return {k: v for k, v in self.__dict__.items() if k not in _STATE_VIEWS}
+
+    def __setstate__(self, saved: dict) -> None:
+        self.__dict__.update(saved)
+        if self._state is not None:
+            self.state = self._state  # rebuild the views of the copied state
+
+    def _require_game(self, what: str) -> None:
+        """RuntimeError unless a game has been dealt (by reset)."""
+        if self._state is None:
+            raise RuntimeError(f"noir_v0: call reset() before {what}")
 
     @property
     def game_log(self) -> list[str]:
         """The game so far, one sentence per event (public information only)."""
+        self._require_game("reading game_log")
         if self._log.pending():
             self._game_log += self._log.render()
         return self._game_log
@@ -365,6 +387,7 @@ class raw_env(AECEnv, EzPickle):
     def refresh(self) -> None:
         """After editing `state` by hand: recompute the legal actions and the infos, and
         continue the game log from the edited position."""
+        self._require_game("refresh()")
         core.refresh(self._state)
         self._game_log += self._log.render()  # what was collected before the edit
         self._log.sync(self._k, 0)
@@ -375,6 +398,8 @@ class raw_env(AECEnv, EzPickle):
     def agent_selection(self) -> str:
         """The agent that must decide now (`core.current_player`), or a terminated /
         truncated agent whose dead step is due."""
+        if self._state is None:  # an AttributeError, as hasattr() and PettingZoo expect
+            raise AttributeError("noir_v0: agent_selection is set by reset(); call it first")
         sel = self._sel
         if sel is None:
             actor = self._actor[0]
@@ -395,12 +420,15 @@ class raw_env(AECEnv, EzPickle):
     # --- AEC API ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game. `seed` seeds the game and the seeds of later unseeded resets;
-        seed None draws a fresh seed."""
+        seed None draws a fresh seed; otherwise an int in 0..2**63-1 (Gymnasium's seeds are
+        non-negative; the core's are int64)."""
         if seed is None:
             seed = int(self._seed_rng.integers(0, 2**62))
         else:
-            seed = int(seed)
-            self._seed_rng = np.random.default_rng(seed % 2**64)
+            seed = as_int(seed, "seed")
+            if not 0 <= seed < 2**63:
+                raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
+            self._seed_rng = np.random.default_rng(seed)
         self.game_seed = seed
         self.state = core.init(1, self.num_players, self.rules, seeds=[seed], ask_all=True)
         self.history = {
@@ -408,6 +436,7 @@ class raw_env(AECEnv, EzPickle):
             "num_players": self.num_players,
             "rules": _rules_to_json(self.rules),
             "seed": seed,
+            "max_steps": self.max_steps,
             "actions": [],
         }
         self._actions = self.history["actions"]
@@ -437,6 +466,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """`core.observe` for the agent's seat, and its action mask (zeros unless it acts)."""
+        self._require_game("observe()")
         seat = self._seat[agent]
         out = np.empty((1, OBS_SIZE), np.float32)
         self._seat_buf[0] = seat
@@ -449,17 +479,35 @@ class raw_env(AECEnv, EzPickle):
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 [NUM_ACTIONS]: the agent's legal actions (default: agent_selection)."""
+        self._require_game("action_mask()")
         seat = self._seat[agent if agent is not None else self.agent_selection]
         if self._actor[0] == seat:
             return self._mask_row.view(np.int8).copy()
         return np.zeros(NUM_ACTIONS, np.int8)
 
+    def last(self, observe: bool = True) -> tuple:
+        """(observation, cumulative reward, terminated, truncated, info) of agent_selection."""
+        self._require_game("last()")
+        self._require_agents("last()")
+        return super().last(observe)
+
+    def _require_agents(self, what: str) -> None:
+        if not self.agents:
+            raise RuntimeError(
+                f"noir_v0: {what} after the game: every agent is done; call reset() to play again"
+            )
+
     def step(self, action) -> None:
+        """Take `action` (an int id) for agent_selection, or None for a done agent's step."""
+        self._require_game("step()")
+        self._require_agents("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         try:
+            if isinstance(action, bool | np.bool_):  # True would be taken for action 1
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(
@@ -474,7 +522,10 @@ class raw_env(AECEnv, EzPickle):
                 rewards[name] = 0.0
             self._rewards_dirty = False
         self._cumulative_rewards[agent] = 0.0
-        step_one(self._k, 0, a, self._rew_buf, self._done_buf, self._ill_buf)
+        k, raw, backup, status = self._k, self._raw, self._backup, self._status
+        if step_saved(k, raw, backup, status, 0, a, self._rew_buf, self._done_buf, self._ill_buf):
+            raw[0] = backup[0]  # the game as it was: nothing happened
+            _raise_failure(k, 0, np.array([a]))
         self._actions.append(a)
         self.num_steps += 1
         log = self._log
@@ -601,6 +652,7 @@ class raw_env(AECEnv, EzPickle):
 
     def board_text(self, observer: str | None = None) -> str:
         """The board as text, from `observer`'s seat (default: agent_selection)."""
+        self._require_game("board_text()")
         if observer is None:
             observer = self.agent_selection
         seat = self._seat[observer] if observer is not None else None
@@ -859,20 +911,23 @@ def replay(
     num_players: int = 4,
     rules: str | Rules = "noirburg",
     observer: str | None = None,
+    max_steps: int = 10_000,
 ) -> Iterator[Frame]:
     """Play a saved game back: `replay(env.history)` or `replay(seed, actions,
-    num_players, rules)`. Yields a Frame for the deal and one after each action; the board
-    is shown from the acting agent's seat (or `observer`'s)."""
+    num_players, rules, max_steps=...)`. Yields a Frame for the deal and one after each
+    action; the board is shown from the acting agent's seat (or `observer`'s). A history
+    records its env's `max_steps`, so a truncated game ends with the truncation's log line."""
     if isinstance(history, dict):
         seed = history["seed"]
         actions = history["actions"]
         num_players = history.get("num_players", num_players)
         rules = _rules_from_json(history.get("rules", rules))
+        max_steps = history.get("max_steps", max_steps)
     else:
         seed = int(history)
         if actions is None:
             raise ValueError("replay(seed, actions, ...) needs the actions")
-    e = raw_env(num_players=num_players, rules=rules)
+    e = raw_env(num_players=num_players, rules=rules, max_steps=max_steps)
     e.reset(seed=seed)
     seen = len(e.game_log)
     yield Frame(0, None, None, list(e.game_log), e.board_text(observer))
@@ -883,6 +938,8 @@ def replay(
         e.step(int(a))
         new = e.game_log[seen:]
         seen = len(e.game_log)
+        if e.agents and all(e.truncations[x] for x in e.agents):
+            new.append(f"The game is truncated after {e.num_steps} decisions (max_steps).")
         who = observer or (e.agent_selection if e.agents else agent)
         yield Frame(k, agent, noir_spaces.action_name(int(a)), new, e.board_text(who))
 

@@ -200,7 +200,7 @@ def test_hand_written_position_loads_with_defaults():
         ({"num_players": 7}, "num_players must be 3..6"),
         ({"phase": "siesta"}, "phase: 'siesta' is not one of"),
         ({"bank": 5}, "money is not conserved"),
-        ({"players": [{"money": 90}, {}, {}]}, "negative"),
+        ({"players": [{"money": 90}, {}, {}]}, r"players\[0\].money=90: must be in 0..50"),
         (
             {"players": [{"businesses": [{"income": 1, "gangsters": [2]}]}, {}, {}]},
             "more gangster power than its income",

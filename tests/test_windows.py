@@ -10,8 +10,8 @@ from noir_env.core.serialize import state_from_dict
 from noir_env.spaces import action_id
 
 
-def position(phase, rules):
-    hand6 = {"gangster_1": 2, "moonshine_still": 2, "bootlegger": 2}
+def position(phase, rules, hand=None):
+    hand6 = hand or {"gangster_1": 2, "moonshine_still": 2, "bootlegger": 2}
     return state_from_dict(
         {
             "num_players": 3,
@@ -55,7 +55,9 @@ def test_attack_window_asks_the_defender_only_when_on(window):
 
 @pytest.mark.parametrize("window", [1, 0])
 def test_end_of_turn_window_asks_the_others_only_when_on(window):
-    s = position("draw", {"end_turn_window": window})
+    # five cards in hand: drawing one is a real choice, so the loaded Draw step waits
+    hand5 = {"gangster_1": 1, "moonshine_still": 2, "bootlegger": 2}
+    s = position("draw", {"end_turn_window": window}, hand5)
     act(s, "end")
     if window:
         assert s.phase[0] == C.PH_WINDOW and s.actor[0] == 1 and s.active[0] == 0

@@ -6,7 +6,16 @@ _configure_numba_cache()  # before any kernel module is imported
 
 # ruff: noqa: E402
 
-from .api import current_player, init, legal_action_mask, observe, refresh, scores, step
+from .api import (
+    current_player,
+    init,
+    legal_action_mask,
+    observe,
+    refresh,
+    scores,
+    settle_forced,
+    step,
+)
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take
 
@@ -27,6 +36,7 @@ __all__ = [
     "observe",
     "refresh",
     "scores",
+    "settle_forced",
     "step",
     "take",
 ]

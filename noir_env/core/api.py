@@ -7,15 +7,20 @@
 
 Games run independently: game i depends on its seed and its actions only, never on N.
 `step` changes the state in place (use `clone` to keep a copy); a game that is over ignores
-its action and reports done=True. Decisions with a single legal action are taken by the
-core itself (R2.5), so every decision a caller sees has at least two choices.
+its action and reports done=True. A step is all or nothing: if the rules core fails in any
+game, every game of the batch is put back as it was before the error is raised. Decisions
+with a single legal action are taken by the core itself (R2.5), so every decision a caller
+sees has at least two choices.
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit, prange
 
+from . import args as A
 from . import constants as C
 from .board import hand_size
 from .countdown import score
@@ -24,7 +29,7 @@ from .observe import OBS_SIZE, observe_batch
 from .reactions import holds_reaction
 from .rng import seed_to_state
 from .rules import Rules, get_rules, rules_of, rules_row
-from .state import State, allocate, batch_size, kernel_view
+from .state import State, allocate, batch_size, kernel_view, take
 from .turn import apply_action, init_game
 
 PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread launch
@@ -117,26 +122,55 @@ def first_illegal(s, actions):
     return -1
 
 
+SAVED, FAILED = 1, 2  # per-game status of a step: bytes saved in the backup; the core raised
+
+
 @njit(cache=True)
-def _step_serial(s, actions, rewards, done, illegal, strict):
+def step_saved(s, raw, backup, status, i, a, rewards, done, illegal):
+    """step_one on game i, after saving its bytes (raw[i]) in backup[i] if it will change.
+    An error inside the rules core is caught: status[i] = FAILED, returns 1 (else 0)."""
+    if s[i].phase != C.PH_GAME_OVER and is_legal(s, i, a):
+        backup[i, :] = raw[i, :]
+        status[i] = SAVED
+    try:
+        step_one(s, i, a, rewards, done, illegal)
+    except Exception:  # noqa: BLE001 - any failure: the caller restores the batch
+        status[i] = FAILED
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _step_serial(s, raw, backup, status, actions, rewards, done, illegal, strict):
+    """Returns (first game with an illegal action or -1, number of games that failed)."""
     if strict:
         bad = first_illegal(s, actions)
         if bad >= 0:
-            return bad
+            return bad, 0
+    failed = 0
     for i in range(actions.shape[0]):
-        step_one(s, i, actions[i], rewards, done, illegal)
-    return -1
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(s, actions, rewards, done, illegal, strict):
+def _step_parallel(s, raw, backup, status, actions, rewards, done, illegal, strict):
     if strict:
         bad = first_illegal(s, actions)
         if bad >= 0:
-            return bad
+            return bad, 0
+    failed = 0
     for i in prange(actions.shape[0]):
-        step_one(s, i, actions[i], rewards, done, illegal)
-    return -1
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
+
+
+@njit(cache=True)
+def _step_unguarded(s, a):
+    """Step game 0 of `s` letting an error of the core propagate (to report it)."""
+    out = np.zeros((1, C.MAX_PLAYERS), np.float32)
+    flags = np.zeros(1, np.bool_)
+    step_one(s, 0, a, out, flags, flags.copy())
 
 
 @njit(cache=True)
@@ -169,8 +203,9 @@ def _scores(s, out):
 def scores(state: State) -> np.ndarray:
     """int32 [N, 6]: each seat's score by R6.4 right now (trophies, table, money; 0 for
     absent seats). The countdown's winner is the living seat with the best score."""
-    out = np.zeros((batch_size(state), C.MAX_PLAYERS), np.int32)
-    _scores(kernel_view(state), out)
+    kv = kernel_view(state)
+    out = np.zeros((kv.shape[0], C.MAX_PLAYERS), np.int32)
+    _scores(kv, out)
     return out
 
 
@@ -190,7 +225,8 @@ def init(
     """Deal `num_games` new games.
 
     num_players: 3..6, one value or one per game. rules: a preset name or a `Rules`.
-    seeds: an int s gives game i the seed s + i; an array gives each game its own seed.
+    seeds: an int s gives game i the seed s + i; an array gives each game its own seed; every
+    seed must fit int64 (None: 0). A bad argument raises TypeError / ValueError naming it.
     ask_all: False (fast): the core takes every decision with a single legal action and
     passes for every player without a reaction card, so only real choices are presented.
     True (multi-agent): every living player holding cards is asked in every window and every
@@ -198,20 +234,12 @@ def init(
     forced for a reason everyone can see (R2.5); who is asked then reveals nothing hidden.
     The game itself (its states and outcome for the same choices) is the same in both.
     """
-    if int(num_games) < 1:
-        raise ValueError(f"num_games must be >= 1, got {num_games}")
-    n = int(num_games)
-    nps = np.broadcast_to(np.asarray(num_players), (n,)).astype(np.int8)
-    bad = nps[(nps < C.MIN_PLAYERS) | (nps > C.MAX_PLAYERS)]
-    if bad.size:
-        raise ValueError(f"num_players must be in 3..6, got {int(bad[0])}")
+    n = A.num_games(num_games)
+    nps = A.num_players(num_players, n)
     game_rules = get_rules(rules)
-    if seeds is None:
-        seeds = 0
-    seed_arr = np.asarray(seeds, dtype=np.int64)
-    seed_arr = seed_arr + np.arange(n) if seed_arr.ndim == 0 else seed_arr
-    if seed_arr.shape != (n,):
-        raise ValueError(f"seeds must be an int or {n} ints, got shape {seed_arr.shape}")
+    seed_arr = A.seeds(seeds, n)
+    if not isinstance(ask_all, bool | np.bool_):
+        raise TypeError(f"ask_all must be a bool, got {type(ask_all).__name__} {ask_all!r}")
     s = allocate(n)
     s.rules[:] = rules_row(game_rules)
     s.ask_all[:] = 1 if ask_all else 0
@@ -245,42 +273,114 @@ def step(
     """
     kv = kernel_view(state)
     n = kv.shape[0]
+    if not kv.flags.writeable:
+        raise ValueError("step: the state is read-only (step changes it in place; clone it)")
     acts = np.asarray(actions)
     if acts.shape != (n,):
         raise ValueError(f"actions must have shape ({n},), got {acts.shape}")
     if acts.dtype != np.int64:
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+        if acts.dtype.kind not in "iu":  # bools, floats, strings, objects: not action ids
+            raise ValueError(f"actions must be integer action ids, got dtype {acts.dtype}")
         acts = acts.astype(np.int64)
+    if not kv.flags.c_contiguous:  # a strided view: step a copy, then write it back
+        work = kv.copy()
+        out = _step_contiguous(state, work, acts, strict)
+        kv[...] = work
+        return out
+    return _step_contiguous(state, kv, acts, strict)
+
+
+_scratch = threading.local()  # per thread: the backup buffer of the last batch size stepped
+
+
+def _backup_buffers(n: int, row_bytes: int) -> tuple[np.ndarray, np.ndarray]:
+    """A reusable uint8 [n, row_bytes] backup and a zeroed uint8 [n] status."""
+    key = (n, row_bytes)
+    if getattr(_scratch, "key", None) != key:
+        _scratch.key = key
+        _scratch.backup = np.empty(key, np.uint8)
+        _scratch.status = np.zeros(n, np.uint8)
+    else:
+        _scratch.status[:] = 0
+    return _scratch.backup, _scratch.status
+
+
+def _step_contiguous(state: State, kv: np.ndarray, acts: np.ndarray, strict: bool):
+    n = kv.shape[0]
+    raw = np.ndarray.view(kv, np.ndarray).view(np.uint8).reshape(n, -1)
+    backup, status = _backup_buffers(n, raw.shape[1])
     rewards = np.zeros((n, C.MAX_PLAYERS), np.float32)
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
     kernel = _step_parallel if n >= PARALLEL_MIN else _step_serial
-    bad = kernel(kv, acts, rewards, done, illegal, strict)
+    bad, failed = kernel(kv, raw, backup, status, acts, rewards, done, illegal, strict)
     if bad >= 0:
         from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)
 
         raise ValueError(describe_illegal(state, bad, int(acts[bad])))
+    if failed:
+        saved = status != 0
+        raw[saved] = backup[saved]  # every game back as it was: the step is all or nothing
+        _raise_failure(kv, int(np.flatnonzero(status == FAILED)[0]), acts)
     return rewards, done, illegal
+
+
+def _raise_failure(kv: np.ndarray, i: int, acts: np.ndarray) -> None:
+    """Raise RuntimeError for game i, whose step failed inside the core (the batch is already
+    restored): replay that step on a copy of the game to recover the core's own error."""
+    from ..spaces import action_name
+
+    what = f"game {i}: the rules core failed on {action_name(int(acts[i]))}"
+    try:
+        _step_unguarded(kernel_view(take(kv.view(np.recarray), i)), int(acts[i]))
+    except Exception as err:  # noqa: BLE001 - re-raised below with the game named
+        raise RuntimeError(f"{what} ({err}); no game of the batch was changed") from err
+    raise RuntimeError(f"{what}; no game of the batch was changed")
 
 
 def observe(state: State, seats: np.ndarray | int | None = None) -> np.ndarray:
     """float32 [N, OBS_SIZE]: what `seats` (default: each game's current player; seat 0 in
-    a finished game) see. Never shows another hand or the order of the draw pile."""
+    a finished game) see: one int or one per game, each a seat of its game. Never shows
+    another hand or the order of the draw pile."""
     kv = kernel_view(state)
     n = batch_size(state)
     if seats is None:
-        seat_arr = np.where(state.actor >= 0, state.actor, 0).astype(np.int64)
+        seat_arr = np.where(kv["actor"] >= 0, kv["actor"], 0).astype(np.int64)
     else:
-        seat_arr = np.broadcast_to(np.asarray(seats, dtype=np.int64), (n,))
-        if ((seat_arr < 0) | (seat_arr >= state.num_players)).any():
-            raise ValueError("observe: every seat must be in 0..num_players-1")
+        seat_arr = A.seats(seats, kv["num_players"])
     out = np.empty((n, OBS_SIZE), np.float32)
-    observe_batch(kv, np.ascontiguousarray(seat_arr), out)
+    observe_batch(kv, seat_arr, out)
     return out
 
 
 def refresh(state: State) -> State:
     """Recompute the derived legal-action cache (after editing a state by hand)."""
     _mask_batch(kernel_view(state))
+    return state
+
+
+@njit(cache=True)
+def _settle_game(s, i):
+    settle(s, rules_of(s, i), i)
+
+
+def settle_forced(state: State) -> State:
+    """Take every game's forced decisions as `step` does after each action (R2.5; with
+    `ask_all`, only those forced in public), so each game stops at a decision to present or
+    at its end, and recompute the legal-action cache. Meant for hand-made positions
+    (`state_from_dict` calls it): a position `step` produced is already settled.
+
+    All or nothing: if a game reaches a decision with no legal action, ValueError names the
+    game and the reason and no game is changed.
+    """
+    kv = kernel_view(state)
+    if not kv.flags.writeable:
+        raise ValueError("settle_forced: the state is read-only (it is changed in place)")
+    work = kv.copy()
+    for i in range(work.shape[0]):
+        try:
+            _settle_game(work, i)
+        except RuntimeError as err:  # the core's own checks: no legal action, no end
+            raise ValueError(f"game {i}: {err}; the state is unchanged") from None
+    kv[...] = work
     return state

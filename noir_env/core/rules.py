@@ -63,29 +63,33 @@ class Rules:
     unplaced_discard_weakest: bool = False  # R4.2: returning gangsters placed strongest first
 
     def __post_init__(self) -> None:
-        checks = [
+        """Reject a field of the wrong type or outside its meaningful range (ValueError /
+        TypeError naming the field); numpy ints and bools are stored as Python ones."""
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"Rules.name must be a non-empty str, got {self.name!r}")
+        for field, value, allowed in [
             ("step_order", self.step_order, _STEP_ORDERS),
             ("hideout_attack", self.hideout_attack, _HIDEOUT_ATTACKS),
             ("countdown_on_bank", self.countdown_on_bank, tuple(_BANK_TRIGGERS)),
             ("poker_boxed", self.poker_boxed, tuple(_POKER_BOXED)),
-        ]
-        for field, value, allowed in checks:
-            if value not in allowed:
+        ]:
+            if not isinstance(value, str) or value not in allowed:
                 raise ValueError(f"Rules.{field}={value!r} is not one of {allowed}")
-        if not 0 <= self.mulligan_max <= C.HAND_SIZE:
-            raise ValueError(f"Rules.mulligan_max={self.mulligan_max} must be in 0..6")
-        if self.discard_limit < 0:
-            raise ValueError(f"Rules.discard_limit={self.discard_limit} must be >= 0")
-        if not 1 <= self.countdown_tokens <= 100:
-            raise ValueError(f"Rules.countdown_tokens={self.countdown_tokens} must be in 1..100")
-        if self.money_win_threshold is not None and len(self.money_win_threshold) != 4:
-            raise ValueError("Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players)")
-        unknown = [w for w in self.step_windows if w not in _WINDOW_STEPS]
-        if isinstance(self.step_windows, str) or unknown:
+        for f in dataclasses.fields(self):
+            if f.type == "bool":
+                self._set(f.name, _as_bool(getattr(self, f.name), f.name))
+        for field, (lo, hi) in _INT_RANGES.items():
+            self._set(field, _as_int_in(getattr(self, field), lo, hi, f"Rules.{field}"))
+        windows = self.step_windows
+        if not isinstance(windows, tuple | list) or any(w not in _WINDOW_STEPS for w in windows):
             raise ValueError(
-                f"Rules.step_windows={self.step_windows!r}: a tuple of step names from "
-                f"{_WINDOW_STEPS}"
+                f"Rules.step_windows={windows!r}: a tuple of step names from {_WINDOW_STEPS}"
             )
+        self._set("step_windows", tuple(windows))
+        self._set("money_win_threshold", _thresholds(self.money_win_threshold))
+
+    def _set(self, field: str, value) -> None:
+        object.__setattr__(self, field, value)  # normalising a frozen instance's own field
 
     def replace(self, **changes) -> Rules:
         """A copy with some fields changed (`Rules.replace(end_turn_window=False)`)."""
@@ -128,6 +132,44 @@ class Rules:
             poker_all_in=int(self.poker_all_in),
             discard_weakest=int(self.unplaced_discard_weakest),
         )
+
+
+# meaningful ranges of the integer fields (the kernels store them as int16)
+_INT_RANGES = {
+    "mulligan_max": (0, C.HAND_SIZE),  # at most the opening hand
+    "discard_limit": (0, 99),  # 99: no limit in practice (a hand never holds that many)
+    "trophy_points": (0, 1000),
+    "countdown_tokens": (1, 100),
+}
+
+
+def _as_bool(value, field: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"Rules.{field} must be a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def _as_int_in(value, lo: int, hi: int, what: str) -> int:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{what}={value} must be in {lo}..{hi}")
+    return int(value)
+
+
+def _thresholds(value) -> tuple[int, int, int, int] | None:
+    """money_win_threshold as a tuple of 4 ints, each a possible amount of money for its
+    player count (1..all the coins in play), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, tuple | list) or len(value) != 4:
+        raise ValueError(
+            f"Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players) or None, got {value!r}"
+        )
+    return tuple(
+        _as_int_in(v, 1, int(total_money(n)), f"Rules.money_win_threshold[{k}] ({n} players)")
+        for k, (v, n) in enumerate(zip(value, range(3, 7), strict=True))
+    )
 
 
 class RulesK(NamedTuple):
@@ -213,6 +255,8 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
         return NOIRBURG
     if isinstance(rules, Rules):
         return rules
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a preset name or a Rules, got {type(rules).__name__}")
     if rules not in PRESETS:
         raise ValueError(f"unknown rules preset {rules!r}; presets: {sorted(PRESETS)}")
     return PRESETS[rules]
@@ -238,6 +282,78 @@ def rules_row(rules: Rules) -> np.ndarray:
 def rules_from_row(row) -> dict:
     """The kernel rule values of a `State.rules` row, by name (for display / JSON)."""
     return {name: int(v) for name, v in zip(RULE_FIELDS, row, strict=True)}
+
+
+# kernel field -> Rules field, for the fields stored as 0 / 1 and those that name a choice
+_KERNEL_BOOLS = {
+    "restricted_first_round": "restricted_first_round",
+    "forced_discard": "forced_discard_to_hand_limit",
+    "first_business_on_hideout": "first_business_on_hideout",
+    "destroy_strict": "destroy_strict",
+    "turncoat_casino_for_4": "turncoat_casino_for_4",
+    "turncoat_hidden": "turncoat_hidden",
+    "poker_first_round": "poker_first_round",
+    "money_win": "money_win",
+    "cd_hideout": "countdown_on_hideout",
+    "cd_third": "countdown_on_third",
+    "war_win": "war_win",
+    "cd_next_turn": "countdown_starts_next_turn",
+    "attack_window": "attack_window",
+    "end_turn_window": "end_turn_window",
+    "hideout_attackers": "hideout_gangsters_attack",
+    "poker_all_in": "poker_all_in",
+    "discard_weakest": "unplaced_discard_weakest",
+}
+_KERNEL_CHOICES = {
+    "prep_first": ("step_order", dict(enumerate(_STEP_ORDERS))),
+    "raze_first": ("hideout_attack", dict(enumerate(_HIDEOUT_ATTACKS))),
+    "poker_boxed": ("poker_boxed", {v: k for k, v in _POKER_BOXED.items()}),
+    "cd_bank": ("countdown_on_bank", {v: k for k, v in _BANK_TRIGGERS.items()}),
+}
+_KERNEL_INTS = {
+    "mulligan_max": "mulligan_max",
+    "discard_limit": "discard_limit",
+    "trophy_points": "trophy_points",
+    "cd_tokens": "countdown_tokens",
+}
+
+
+def rules_from_kernel_values(values: dict[str, int], name: str = "loaded") -> Rules:
+    """The `Rules` whose kernel row holds `values` (a value for every name of RULE_FIELDS,
+    as `rules_from_row` gives them): the inverse of `rules_row`, so the values are checked
+    by `Rules` itself. A value no `Rules` can have raises ValueError naming the field."""
+    fields: dict = {"name": name}
+    for key, value in values.items():
+        if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+            raise ValueError(f"rules.{key}={value!r}: must be an int")
+        if key in _KERNEL_BOOLS:
+            if value not in (0, 1):
+                raise ValueError(f"rules.{key}={value!r}: must be 0 or 1")
+            fields[_KERNEL_BOOLS[key]] = bool(value)
+        elif key in _KERNEL_CHOICES:
+            field, choices = _KERNEL_CHOICES[key]
+            if value not in choices:
+                raise ValueError(f"rules.{key}={value!r}: must be one of {sorted(choices)}")
+            fields[field] = choices[value]
+        elif key in _KERNEL_INTS:
+            fields[_KERNEL_INTS[key]] = int(value)
+    fields["step_windows"] = _windows_of_bits(values["step_windows"])
+    fields["money_win_threshold"] = tuple(values[f"money_thr_{n}"] for n in range(3, 7))
+    try:
+        return Rules(**fields)
+    except (TypeError, ValueError) as err:  # Rules names its own field and range
+        raise ValueError(f"rules: {err}") from None
+
+
+def _windows_of_bits(bits) -> tuple[str, ...]:
+    """The `step_windows` names of a kernel bit set (bit ST_* set: a window before that step)."""
+    names = tuple(w for w in _WINDOW_STEPS if bits >> C.STEP_NAMES.index(w) & 1)
+    if bits < 0 or bits != sum(1 << C.STEP_NAMES.index(w) for w in names):
+        raise ValueError(
+            f"rules.step_windows={bits!r}: a bit set of steps before which a window opens "
+            f"({', '.join(f'{1 << C.STEP_NAMES.index(w)}: {w}' for w in _WINDOW_STEPS)})"
+        )
+    return names
 
 
 _THR = RULE_FIELDS.index("money_thr_3")

@@ -14,7 +14,16 @@ from typing import Any
 import numpy as np
 
 from . import constants as C
-from .rules import NOIRBURG, RULE_FIELDS, get_rules, rules_from_row, rules_row, total_money
+from .positions import MAX_COUNTER, check_position
+from .rules import (
+    NOIRBURG,
+    RULE_FIELDS,
+    get_rules,
+    rules_from_kernel_values,
+    rules_from_row,
+    rules_row,
+    total_money,
+)
 from .state import State, allocate, check_state
 from .validate import game_problems
 
@@ -28,46 +37,12 @@ def _powers(counts) -> list[int]:
     return [pw + 1 for pw in range(4) for _ in range(int(counts[pw]))]
 
 
-def _counts(powers, what: str) -> np.ndarray:
-    out = np.zeros(4, np.int8)
-    for p in powers:
-        if p not in (1, 2, 3, 4):
-            raise ValueError(f"{what}: gangster power {p!r} is not 1..4")
-        out[p - 1] += 1
-    return out
-
-
 def _cards(counts) -> dict[str, int]:
     return {C.CARD_NAMES[t]: int(n) for t, n in enumerate(counts) if n}
 
 
-def _card_counts(d: dict, what: str) -> np.ndarray:
-    out = np.zeros(C.NUM_CARD_TYPES, np.int8)
-    for name, n in d.items():
-        if name not in C.CARD_NAMES:
-            raise ValueError(f"{what}: unknown card {name!r}; cards: {C.CARD_NAMES}")
-        if int(n) < 0:
-            raise ValueError(f"{what}: negative count for {name}")
-        out[C.CARD_NAMES.index(name)] = int(n)
-    return out
-
-
 def _slot_name(t: int) -> int | str:
     return "hideout" if t == C.TGT_HIDEOUT else int(t)
-
-
-def _slot_id(v, what: str) -> int:
-    if v == "hideout":
-        return C.TGT_HIDEOUT
-    if not isinstance(v, int) or not 0 <= v < C.NUM_SLOTS:
-        raise ValueError(f"{what}: {v!r} is neither 'hideout' nor a slot 0..27")
-    return v
-
-
-def _enum(value, names: list[str], what: str) -> int:
-    if value not in names:
-        raise ValueError(f"{what}: {value!r} is not one of {names}")
-    return names.index(value)
 
 
 def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
@@ -172,25 +147,24 @@ def _queued(g, k: int) -> dict[str, Any]:
     return entry
 
 
-def _load_queue(g, queue) -> None:
-    if not isinstance(queue, list) or len(queue) > C.QUEUE_LEN:
-        raise ValueError(f"queue must be a list of at most {C.QUEUE_LEN} entries")
-    for k, e in enumerate(queue):
-        what = f"queue[{k}]"
-        kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{what}.kind") + 1
-        g.rq_kind[k] = kind
-        g.rq_player[k] = int(e["player"])
-        g.rq_tp[k] = int(e["target"])
-        g.rq_ts[k] = _slot_id(e.get("at", 0), f"{what}.at")
-        if kind == C.RQ_DRIVEBY:
-            g.rq_dice[k] = int(e.get("dice", 1))
-        else:
-            g.rq_standing[k] = int(e.get("standing", True))
-    g.rq_n = len(queue)
+# --- loading: every value is type- and range-checked as it is read (ValueError naming the
+# key and the value); positions.py then checks that the parts agree with each other
+TOP_KEYS = {
+    "format", "rules", "num_players", "phase", "actor", "active", "first_player", "turn_no",
+    "step", "count", "bank", "deck", "discard", "removed", "players", "attacked",
+    "move_locked", "selection", "attack", "window", "queue", "reaction", "countdown",
+    "result", "ask_all", "rng", "steps", "log",
+}  # fmt: skip
+PLAYER_KEYS = {
+    "alive", "money", "hand", "hideout", "businesses", "hidden", "known", "trophies", "kills",
+}  # fmt: skip
+RNG_DEFAULT = 0x2545F4914F6CDD1D
 
 
 def state_from_dict(d: dict[str, Any]) -> State:
-    """A batch of one game from the dict form; raises ValueError naming what is wrong."""
+    """A batch of one game from the dict form, its forced decisions taken as `step` takes
+    them (R2.5), so its legal mask shows a real decision. Raises ValueError naming the key
+    and the value of anything wrong (nothing is returned then)."""
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
@@ -198,133 +172,309 @@ def state_from_dict(d: dict[str, Any]) -> State:
     old = {"police", "drivebys"} & set(d)
     if old:
         raise ValueError(f"{sorted(old)}: replaced by 'queue' in {FORMAT} (docs/STATE.md)")
+    _known_keys(d, TOP_KEYS, "the state dict")
+    n = d.get("num_players")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n not in (3, 4, 5, 6):
+        raise ValueError(f"num_players must be 3..6, got {n!r}")
     s = allocate(1)
     g = s[0]
-    n = d.get("num_players")
-    if n not in (3, 4, 5, 6):
-        raise ValueError(f"num_players must be 3..6, got {n!r}")
     g.num_players = n
     _load_rules(g, d.get("rules"))
     players = d.get("players")
     if not isinstance(players, list) or len(players) != n:
-        raise ValueError(f"players must be a list of {n} entries")
+        raise ValueError(f"players must be a list of {n} entries, got {players!r:.80}")
+    g.ho_top[:] = -1
     for q, pd in enumerate(players):
-        _load_player(g, q, pd)
-    g.ho_top[n:] = -1
+        _load_player(g, q, pd, n)
     _load_turn(g, d, n)
-    _load_cards(g, d, n)
+    _load_table_state(g, d, n)
+    _load_window(g, d, n)
+    _load_end(g, d, n)
+    _load_cards(g, d)
+    check_position(g, n)  # before any kernel reads the record
     problems = game_problems(s, 0)
     if problems:
         raise ValueError("inconsistent position: " + "; ".join(problems))
-    from .api import refresh  # api imports serialize's siblings only; no cycle at import time
+    _check_log_renders(s)
+    from .api import settle_forced  # api imports serialize's siblings only; no import cycle
 
-    return refresh(s)
+    return settle_forced(s)
+
+
+def _known_keys(d: dict, allowed: set[str], what: str) -> None:
+    unknown = set(d) - allowed
+    if unknown:
+        names = sorted(map(str, unknown))
+        raise ValueError(f"{what}: unknown keys {names}; keys: {sorted(allowed)}")
+
+
+def _int(value, key: str, lo: int, hi: int) -> int:
+    """`value` as an int in lo..hi: a bool, float or str is refused, not converted."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{key}={value!r}: must be an int")
+    if not lo <= value <= hi:
+        raise ValueError(f"{key}={value!r}: must be in {lo}..{hi}")
+    return int(value)
+
+
+def _flag(value, key: str) -> int:
+    """A JSON bool (or 0 / 1) as 0 / 1."""
+    if isinstance(value, bool | np.bool_ | int | np.integer) and value in (0, 1):
+        return int(value)
+    raise ValueError(f"{key}={value!r}: must be true or false")
+
+
+def _dict(value, key: str, allowed: set[str]) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"{key}={value!r:.80}: must be a dict with keys {sorted(allowed)}")
+    _known_keys(value, allowed, key)
+    return value
+
+
+def _list(value, key: str, most: int) -> list:
+    if not isinstance(value, list | tuple) or len(value) > most:
+        raise ValueError(f"{key}={value!r:.80}: must be a list of at most {most} entries")
+    return list(value)
+
+
+def _enum(value, names: list[str], what: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"{what}: {value!r:.80} is not one of {names}")
+    return names.index(value)
+
+
+def _slot(value, key: str, hideout: bool = True) -> int:
+    """A business slot 0..27, or "hideout" where that is allowed."""
+    if hideout and value == "hideout":
+        return C.TGT_HIDEOUT
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < C.NUM_SLOTS:
+        also = "'hideout' or " if hideout else ""
+        raise ValueError(f"{key}={value!r:.80}: must be {also}a slot 0..{C.NUM_SLOTS - 1}")
+    return value
+
+
+def _counts(powers, key: str) -> np.ndarray:
+    """A list of gangster powers as counts per power."""
+    out = np.zeros(4, np.int8)
+    for k, p in enumerate(_list(powers, key, C.DECK_SIZE)):
+        p = _int(p, f"{key}[{k}] (a gangster's power)", 1, 4)
+        if out[p - 1] == C.DECK_COUNTS[p - 1]:
+            raise ValueError(f"{key}: more power-{p} gangsters than the deck has")
+        out[p - 1] += 1
+    return out
+
+
+def _card_counts(d, key: str) -> np.ndarray:
+    """{card name: count} as counts per card type."""
+    out = np.zeros(C.NUM_CARD_TYPES, np.int8)
+    if not isinstance(d, dict):
+        raise ValueError(f"{key}={d!r:.80}: must be a dict {{card name: count}}")
+    for name, k in d.items():
+        if name not in C.CARD_NAMES:
+            raise ValueError(f"{key}: unknown card {name!r}; cards: {C.CARD_NAMES}")
+        t = C.CARD_NAMES.index(name)
+        out[t] = _int(k, f"{key}.{name}", 0, int(C.DECK_COUNTS[t]))
+    return out
 
 
 def _load_rules(g, rules) -> None:
+    """A preset name, or kernel rule values by name over noirburg's, checked by `Rules`."""
     if rules is None or isinstance(rules, str):
         g.rules[:] = rules_row(get_rules(rules or NOIRBURG))
         return
-    base = dict(zip(RULE_FIELDS, rules_row(NOIRBURG).tolist(), strict=True))
-    unknown = set(rules) - set(base)
-    if unknown:
-        raise ValueError(f"unknown rule fields {sorted(unknown)}; fields: {RULE_FIELDS}")
-    base.update({k: int(v) for k, v in rules.items()})
-    g.rules[:] = [base[k] for k in RULE_FIELDS]
+    values = rules_from_row(rules_row(NOIRBURG))
+    values.update(_dict(rules, "rules", set(RULE_FIELDS)))
+    row = rules_row(rules_from_kernel_values(values))
+    if row.tolist() != [values[k] for k in RULE_FIELDS]:  # the encoding is exact: never
+        raise ValueError(f"rules={rules!r}: not the row of any Rules")
+    g.rules[:] = row
 
 
-def _load_player(g, q: int, pd: dict) -> None:
-    what = f"players[{q}]"
-    g.alive[q] = int(pd.get("alive", True))
-    g.money[q] = int(pd.get("money", 0))
-    g.hand[q] = _card_counts(pd.get("hand", {}), f"{what}.hand")
-    ho = pd.get("hideout", {})
-    g.ho_g[q] = _counts(ho.get("gangsters", []), f"{what}.hideout")
+def _load_player(g, q: int, pd, n: int) -> None:
+    key = f"players[{q}]"
+    pd = _dict(pd, key, PLAYER_KEYS)
+    g.alive[q] = _flag(pd.get("alive", True), f"{key}.alive")
+    g.money[q] = _int(pd.get("money", 0), f"{key}.money", 0, int(total_money(n)))
+    g.hand[q] = _card_counts(pd.get("hand", {}), f"{key}.hand")
+    ho = _dict(pd.get("hideout", {}), f"{key}.hideout", {"gangsters", "covered_by"})
+    g.ho_g[q] = _counts(ho.get("gangsters", []), f"{key}.hideout.gangsters")
     top = ho.get("covered_by")
-    g.ho_top[q] = -1 if top is None else _slot_id(top, f"{what}.hideout.covered_by")
-    for k, b in enumerate(pd.get("businesses", [])):
-        t = _slot_id(b.get("slot", k), f"{what}.businesses[{k}].slot")
-        inc = b.get("income")
-        if inc not in (1, 2, 3, 4):
-            raise ValueError(f"{what}.businesses[{k}]: income must be 1..4, got {inc!r}")
+    g.ho_top[q] = -1 if top is None else _slot(top, f"{key}.hideout.covered_by", False)
+    for k, b in enumerate(_list(pd.get("businesses", []), f"{key}.businesses", C.NUM_SLOTS)):
+        what = f"{key}.businesses[{k}]"
+        b = _dict(b, what, {"slot", "income", "gangsters"})
+        t = _slot(b.get("slot", k), f"{what}.slot", False)
         if g.biz[q, t]:
-            raise ValueError(f"{what}.businesses: slot {t} used twice")
-        g.biz[q, t] = inc
-        g.biz_g[q, t] = _counts(b.get("gangsters", []), f"{what}.businesses[{k}]")
-    g.hidden[q] = _counts(pd.get("hidden", []), f"{what}.hidden")
-    g.known[q] = _card_counts(pd.get("known", {}), f"{what}.known")
-    g.trophies[q] = int(pd.get("trophies", 0))
-    g.kills[q] = int(pd.get("kills", 0))
+            raise ValueError(f"{what}.slot={t}: slot used twice")
+        g.biz[q, t] = _int(b.get("income"), f"{what}.income", 1, 4)
+        g.biz_g[q, t] = _counts(b.get("gangsters", []), f"{what}.gangsters")
+    g.hidden[q] = _counts(pd.get("hidden", []), f"{key}.hidden")
+    g.known[q] = _card_counts(pd.get("known", {}), f"{key}.known")
+    g.trophies[q] = _int(pd.get("trophies", 0), f"{key}.trophies", 0, n - 1)
+    g.kills[q] = _int(pd.get("kills", 0), f"{key}.kills", 0, n - 1)
 
 
 def _load_turn(g, d: dict, n: int) -> None:
     g.phase = _enum(d.get("phase", "deploy"), PHASES, "phase")
-    g.active = int(d.get("active", 0))
-    g.actor = int(d.get("actor", g.active if g.phase != C.PH_GAME_OVER else -1))
-    g.first_player = int(d.get("first_player", 0))
-    for name in ("active", "first_player"):
-        if not 0 <= int(g[name]) < n:
-            raise ValueError(f"{name} must be a seat 0..{n - 1}, got {int(g[name])}")
-    g.turn_no = int(d.get("turn_no", n))
-    step = d.get("step", _default_step(int(g.phase)))
-    g.step_idx = -1 if step is None else _step_index(g, step)
-    g.count = int(d.get("count", 0))
-    placed = sum(int(p.get("money", 0)) for p in d["players"])
-    g.bank = int(d.get("bank", total_money(n) - placed))
-    for q, t in d.get("attacked", []):
-        g.attacked[q, _slot_id(t, "attacked")] = 1
-    for p, pw, k in d.get("move_locked", []):
-        g.lock[_slot_id(p, "move_locked"), pw - 1] = k
-    g.sel_a, g.sel_b = d.get("selection", [0, 0])
-    atk = d.get("attack")
-    g.atk_player = -1
-    if atk:
-        g.atk_player = int(atk["target"])
-        g.atk_slot = _slot_id(atk.get("at", "hideout"), "attack.at")
-        g.atk_g = _counts(atk.get("attackers", []), "attack.attackers")
-    win = d.get("window")
-    if win:
-        g.win_kind = _enum(win["kind"], C.WINDOW_NAMES, "window.kind")
-        g.win_owner = int(win.get("owner", g.active))
-        g.win_left = int(win.get("passes_left", n))
-        g.win_ret = _enum(win.get("return_phase", "reaction_window"), PHASES, "return_phase")
-    _load_queue(g, d.get("queue", []))
-    g.ask_all = int(bool(d.get("ask_all", False)))
-    rt = d.get("reaction", {})
+    g.active = _int(d.get("active", 0), "active", 0, n - 1)
+    default_actor = g.active if g.phase != C.PH_GAME_OVER else -1
+    g.actor = _int(d.get("actor", default_actor), "actor", -1, n - 1)
+    g.first_player = _int(d.get("first_player", 0), "first_player", 0, n - 1)
+    default_turn = 0 if g.phase == C.PH_MULLIGAN else n
+    g.turn_no = _int(d.get("turn_no", default_turn), "turn_no", 0, MAX_COUNTER)
+    g.count = _int(d.get("count", 0), "count", 0, C.DECK_SIZE)
+    total = int(total_money(n))
+    g.bank = _int(d.get("bank", total - int(g.money[:n].sum())), "bank", 0, total)
+    g.steps = _int(d.get("steps", 0), "steps", 0, MAX_COUNTER)
+    g.ask_all = _flag(d.get("ask_all", False), "ask_all")
+    sel = _list(d.get("selection", [0, 0]), "selection", 2)
+    if len(sel) != 2:
+        raise ValueError(f"selection={sel!r}: must be [a, b]")
+    g.sel_a = _int(sel[0], "selection[0]", 0, C.MAX_PLAYERS - 1)
+    g.sel_b = _int(sel[1], "selection[1]", 0, C.TGT_ATTACK)
+    rt = _dict(d.get("reaction", {}), "reaction", {"kind", "return_phase"})
     g.rt_kind = _enum(rt.get("kind", "poker_night"), PLAYS, "reaction.kind")
     g.rt_ret = _enum(rt.get("return_phase", "mulligan"), PHASES, "reaction.return_phase")
-    cd = d.get("countdown", {})
-    g.cd_on = int(cd.get("started", False))
-    g.cd_holder = int(cd.get("holder", -1))
-    g.cd_tokens = int(cd.get("tokens", 0))
-    g.cd_turn = int(cd.get("turn", 0))
-    res = d.get("result", {})
-    for q in res.get("winners", []):
+
+
+def _load_table_state(g, d: dict, n: int) -> None:
+    """What happened earlier in this turn: places attacked, gangsters put down, the attack."""
+    for k, e in enumerate(_list(d.get("attacked", []), "attacked", n * C.NUM_PLACES)):
+        e = _list(e, f"attacked[{k}]", 2)
+        if len(e) != 2:
+            raise ValueError(f"attacked[{k}]={e!r}: must be [seat, slot or 'hideout']")
+        q = _int(e[0], f"attacked[{k}][0]", 0, n - 1)
+        g.attacked[q, _slot(e[1], f"attacked[{k}][1]")] = 1
+    locks = _list(d.get("move_locked", []), "move_locked", C.NUM_PLACES * 4)
+    for k, e in enumerate(locks):
+        e = _list(e, f"move_locked[{k}]", 3)
+        if len(e) != 3:
+            raise ValueError(f"move_locked[{k}]={e!r}: must be [slot or 'hideout', power, count]")
+        place = _slot(e[0], f"move_locked[{k}][0]")
+        pw = _int(e[1], f"move_locked[{k}][1]", 1, 4) - 1
+        if g.lock[place, pw]:
+            raise ValueError(f"move_locked[{k}]={e!r}: that place and power twice")
+        g.lock[place, pw] = _int(e[2], f"move_locked[{k}][2]", 1, int(C.DECK_COUNTS[pw]))
+    g.atk_player = -1
+    atk = d.get("attack")
+    if atk is not None:
+        atk = _dict(atk, "attack", {"target", "at", "attackers"})
+        g.atk_player = _int(atk.get("target"), "attack.target", 0, n - 1)
+        g.atk_slot = _slot(atk.get("at", "hideout"), "attack.at")
+        g.atk_g = _counts(atk.get("attackers", []), "attack.attackers")
+
+
+def _load_window(g, d: dict, n: int) -> None:
+    win = d.get("window")
+    if win is not None:
+        win = _dict(win, "window", {"kind", "owner", "passes_left", "return_phase"})
+        g.win_kind = _enum(win.get("kind"), C.WINDOW_NAMES[1:], "window.kind") + 1
+        g.win_owner = _int(win.get("owner", int(g.active)), "window.owner", 0, n - 1)
+        g.win_left = _int(win.get("passes_left", n), "window.passes_left", 0, n)
+        ret = win.get("return_phase", "reaction_window")
+        g.win_ret = _enum(ret, PHASES, "window.return_phase")
+    for k, e in enumerate(_list(d.get("queue", []), "queue", C.QUEUE_LEN)):
+        _load_queued(g, k, e, n)
+    g.rq_n = len(d.get("queue", []))
+
+
+def _load_queued(g, k: int, e, n: int) -> None:
+    key = f"queue[{k}]"
+    e = _dict(e, key, {"kind", "player", "target", "at", "dice", "standing"})
+    kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{key}.kind") + 1
+    g.rq_kind[k] = kind
+    g.rq_player[k] = _int(e.get("player"), f"{key}.player", 0, n - 1)
+    g.rq_tp[k] = _int(e.get("target"), f"{key}.target", 0, n - 1)
+    g.rq_ts[k] = _slot(e.get("at", 0), f"{key}.at")
+    if kind == C.RQ_DRIVEBY:
+        if "standing" in e:
+            raise ValueError(f"{key}: a Drive-by has dice, not 'standing'")
+        g.rq_dice[k] = _int(e.get("dice", 1), f"{key}.dice", 1, int(C.DECK_COUNTS[C.DRIVEBY]))
+    else:
+        if "dice" in e:
+            raise ValueError(f"{key}: a Police has 'standing', not dice")
+        g.rq_standing[k] = _flag(e.get("standing", True), f"{key}.standing")
+
+
+def _load_end(g, d: dict, n: int) -> None:
+    """The countdown, the result, the random state and the event log."""
+    cd = _dict(d.get("countdown", {}), "countdown", {"started", "holder", "tokens", "turn"})
+    g.cd_on = _flag(cd.get("started", False), "countdown.started")
+    g.cd_holder = _int(cd.get("holder", -1), "countdown.holder", -1, n - 1)
+    g.cd_tokens = _int(cd.get("tokens", 0), "countdown.tokens", 0, 100)
+    g.cd_turn = _int(cd.get("turn", 0), "countdown.turn", 0, MAX_COUNTER)
+    res = _dict(d.get("result", {}), "result", {"winners", "reason"})
+    for k, q in enumerate(_list(res.get("winners", []), "result.winners", n)):
+        q = _int(q, f"result.winners[{k}]", 0, n - 1)
+        if g.winners[q]:
+            raise ValueError(f"result.winners: seat {q} twice")
         g.winners[q] = 1
     g.win_reason = _enum(res.get("reason", ""), C.WIN_REASONS, "result.reason")
-    rng = d.get("rng", "0x2545f4914f6cdd1d")
-    g.rng = np.uint64(int(rng, 16) if isinstance(rng, str) else int(rng))
-    if g.rng == 0:
-        raise ValueError("rng must be non-zero (xorshift64 state)")
-    g.steps = int(d.get("steps", 0))
+    rng = d.get("rng", RNG_DEFAULT)
+    if isinstance(rng, str):
+        try:
+            rng = int(rng, 16)
+        except ValueError:
+            why = "must be a hex string like '0x2545f4914f6cdd1d'"
+            raise ValueError(f"rng={rng!r:.40}: {why}") from None
+    g.rng = _int(rng, "rng (xorshift64 state, non-zero)", 1, 2**64 - 1)
     log = d.get("log")
-    if log:
-        g.log_n = int(log["n"])
-        g.log[:] = np.asarray(log["events"], np.int16)
+    if log is not None:
+        _load_log(g, _dict(log, "log", {"n", "events"}))
 
 
-def _default_step(phase: int) -> str | None:
+def _load_log(g, log: dict) -> None:
+    """The event ring buffer: LOG_LEN rows of an event code and 7 int16 arguments; the rows
+    not yet written are zero."""
+    g.log_n = _int(log.get("n", 0), "log.n", 0, MAX_COUNTER)
+    rows = _list(log.get("events", []), "log.events", C.LOG_LEN)
+    if len(rows) != C.LOG_LEN:
+        raise ValueError(f"log.events: must be {C.LOG_LEN} rows, got {len(rows)}")
+    written = min(int(g.log_n), C.LOG_LEN)
+    for k, row in enumerate(rows):
+        row = _list(row, f"log.events[{k}]", C.LOG_FIELDS)
+        if len(row) != C.LOG_FIELDS:
+            raise ValueError(f"log.events[{k}]: must be {C.LOG_FIELDS} ints (code, arguments)")
+        values = [_int(v, f"log.events[{k}][{j}]", -(2**15), 2**15 - 1) for j, v in enumerate(row)]
+        if k >= written and any(values):
+            why = f"log.n={g.log_n} events leave this row unwritten (zeros)"
+            raise ValueError(f"log.events[{k}]={values}: {why}")
+        if k < written and not 0 <= values[0] <= C.EV_RAZE_CHOICE:
+            why = f"not an event code 0..{C.EV_RAZE_CHOICE}"
+            raise ValueError(f"log.events[{k}][0]={values[0]}: {why}")
+        g.log[k] = values
+
+
+def _check_log_renders(s: State) -> None:
+    """Every event of the log must turn into a sentence (its arguments name real seats,
+    cards and places): the renderer itself is the check."""
+    from .log import game_log
+
+    try:
+        game_log(s, 0)
+    except Exception as err:  # noqa: BLE001 - any failure of the renderer is a bad event
+        why = f"{type(err).__name__}: {err}"
+        raise ValueError(f"log.events: an event cannot be rendered ({why})") from None
+
+
+def _default_step(phase: int, window: int, window_return: int) -> str | None:
+    """The step a phase belongs to (docs/STATE.md: `step` defaults from `phase`)."""
+    if phase == C.PH_WINDOW:
+        if window == C.WIN_RESPONSE:
+            phase = window_return
+        else:
+            return "attack" if window == C.WIN_ATTACK else "end"
     return {
         C.PH_MOVE: "move_gangsters",
         C.PH_MOVE_TO: "move_gangsters",
         C.PH_ATTACK: "attack",
         C.PH_ATTACKERS: "attack",
+        C.PH_CONTINUE: "attack",
         C.PH_DEPLOY: "deploy",
         C.PH_DEPLOY_TO: "deploy",
         C.PH_MOVE_HIDEOUT: "move_hideout",
         C.PH_DISCARD: "discard",
         C.PH_DRAW: "draw",
-        C.PH_WINDOW: "end",
     }.get(phase)
 
 
@@ -336,22 +486,32 @@ def _step_order(g) -> np.ndarray:
     )
 
 
-def _step_index(g, step: str) -> int:
+def _load_step(g, d: dict) -> None:
+    phase = int(g.phase)
+    if phase in (C.PH_REACT_TARGET, C.PH_TURNCOAT_POWER) and g.rt_ret != C.PH_WINDOW:
+        phase = int(g.rt_ret)
+    step = d.get("step", _default_step(phase, int(g.win_kind), int(g.win_ret)))
+    if step is None:
+        g.step_idx = -1
+        return
     st = _enum(step, STEPS, "step")
-    return int(np.flatnonzero(_step_order(g) == st)[0])
+    g.step_idx = int(np.flatnonzero(_step_order(g) == st)[0])
 
 
-def _load_cards(g, d: dict, n: int) -> None:
-    deck = d.get("deck")
-    discard = d.get("discard")
+def _load_cards(g, d: dict) -> None:
+    """The draw pile, the discard pile and the cards out of the game; then the step (its
+    default depends on the phase, the window and the reaction)."""
+    _load_step(g, d)
     g.removed = _card_counts(d.get("removed", {}), "removed")
+    if g.removed.sum() != g.removed[C.POKER]:
+        raise ValueError(f"removed={d.get('removed')!r}: only Poker Nights leave the game (R5.8)")
+    discard = d.get("discard")
     if discard is not None:
         g.discard = _card_counts(discard, "discard")
+    deck = d.get("deck")
     if deck is not None:
-        for name in deck:
-            if name not in C.CARD_NAMES:
-                raise ValueError(f"deck: unknown card {name!r}")
-        g.deck[: len(deck)] = [C.CARD_NAMES.index(c) for c in deck]
+        deck = _list(deck, "deck", C.DECK_SIZE)
+        g.deck[: len(deck)] = [_enum(c, C.CARD_NAMES, f"deck[{k}]") for k, c in enumerate(deck)]
         g.deck_n = len(deck)
         return
     # no draw pile given: every card not placed elsewhere is in it, shuffled by a generator
@@ -371,4 +531,6 @@ def _placed(g) -> np.ndarray:
     for inc in range(1, 5):
         n[C.B1 + inc - 1] += int((g.biz == inc).sum())
     n[:4] += g.biz_g.sum(axis=(0, 1)) + g.ho_g.sum(axis=0) + g.hidden.sum(axis=0) + g.atk_g
+    if g.phase == C.PH_MOVE_TO:  # the gangster picked up is in no place (validate.py)
+        n[g.sel_a] += 1
     return n
