@@ -569,6 +569,46 @@ def test_the_log_is_checked(log, key):
         state_from_dict(three(log=log))
 
 
+def window_with(queue: list, discard: dict) -> dict:
+    """Seat 1 to act in an end-of-turn window; seat 2 has a Casino with a gangster."""
+    return three(
+        phase="reaction_window",
+        actor=1,
+        step="end",
+        window={"kind": "end_of_turn", "owner": 0, "passes_left": 2},
+        queue=queue,
+        discard=discard,
+        players=[{}, {}, {"businesses": [{"slot": 0, "income": 4, "gangsters": [1]}]}],
+    )
+
+
+@pytest.mark.parametrize(
+    "d, message",
+    [
+        # enter_step would read the step order at index 8 after the last step
+        (three(phase="deploy", step="end"), "phase deploy needs step deploy"),
+        # a kidnap resolves on biz_g[seat, slot]: slot 28 is past the field
+        (
+            window_with(
+                [{"kind": "police_kidnap", "player": 1, "target": 2, "at": "hideout"}],
+                {"police": 1},
+            ),
+            r"queue\[0\].target=\(2, 28\): must be a business of an opponent",
+        ),
+        # queued reactions come from cards on the discard pile: the queue cannot overflow
+        (
+            window_with([{"kind": "police_kidnap", "player": 1, "target": 2, "at": 0}], {}),
+            "1 police played, 0 discarded",
+        ),
+    ],
+)
+def test_positions_a_kernel_would_index_out_of_bounds_with_are_refused(d, message):
+    with pytest.raises(ValueError, match=message):
+        state_from_dict(d)
+    ok = window_with([{"kind": "police_kidnap", "player": 1, "target": 2, "at": 0}], {"police": 1})
+    assert state_from_dict(ok).rq_n[0] in (0, 1)  # loads (the window may close by itself)
+
+
 def test_a_hand_over_six_needs_an_elimination():
     seven = {"gangster_1": 4, "police": 3}
     with pytest.raises(ValueError, match=r"players\[0\].hand=7: more than 6 cards"):
