@@ -28,8 +28,11 @@ $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 demo: $(STAMP_TRAIN)
 	$(BIN)/python -m train.demo
 
+# the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
+# compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py)
 test: $(STAMP_TRAIN)
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m boundscheck
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
