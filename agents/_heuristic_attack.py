@@ -28,9 +28,7 @@ from ._heuristic_view import (
     I_ITOP,
     I_KILLS,
     I_MONEY,
-    I_SCORE,
     I_TABLE,
-    I_THREAT,
     R_DESTROY_STRICT,
     R_HO_ATTACKERS,
     R_RAZE_FIRST,
@@ -40,6 +38,7 @@ from ._heuristic_view import (
     expected_payment,
     killed_power,
     leader,
+    max_threat,
     money_threshold,
     power,
     rule,
@@ -290,10 +289,7 @@ def my_attack_value(o, info, q, t, atk, from_stack, w):
     value = gain + harm_weight(o, info, q, w) * harm - w[W_LOSS] * lost
     value -= 0.15 * (power(atk) - lost)  # attackers hide until the next turn (R3.5)
     if from_stack > 0.0:
-        threat = 0.0
-        for rel in range(1, P):
-            if info[rel, I_ALIVE] > 0.5:
-                threat = max(threat, info[rel, I_THREAT])
+        threat = max_threat(info, -1)
         d = info[0, I_DEF]
         exposed = danger(threat, d - from_stack, w[W_MARGIN]) - danger(threat, d, w[W_MARGIN])
         value -= exposed * hideout_risk_value(info, w)
@@ -316,13 +312,3 @@ def defender_loss(o, info, att, q, t, atk, w):
     """What the attack of `att` with `atk` on (q, t) costs q (the game, if q is out)."""
     _, harm, _, p_out = outcome(o, info, att, q, t, atk, w)
     return harm + p_out * WIN_VALUE
-
-
-@njit(cache=True)
-def scores_gap(info):
-    """The observer's score estimate minus the best opponent's."""
-    best = -1e9
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] > 0.5:
-            best = max(best, info[rel, I_SCORE])
-    return info[0, I_SCORE] - best

@@ -2,9 +2,10 @@
 documents the strategy).
 
 `decide(o, mask, w, u)` gives every legal action of one observation row a score and returns
-the best one: illegal actions are never scored, so the answer is always legal, and a phase
-the strategy has no opinion on falls back to its first legal action. `act_rows` runs it over
-a batch in parallel.
+the best one: illegal actions are never scored, so the answer is always legal, and a legal
+action the strategy has no use for keeps a floor score, taken only when nothing else is
+legal. Reactions are scored in `_heuristic_reactions`. `act_rows` runs `decide` over a batch
+in parallel.
 """
 
 from __future__ import annotations
@@ -15,23 +16,12 @@ from numba import njit, prange
 from noir_env.core import constants as C
 from noir_env.core.observe import (
     GLOBAL_SIZE,
-    O_ACTIVE,
     O_CD_LEFT,
     O_CD_ON,
     O_COUNT,
     O_FIRST,
     O_HAND,
-    O_QUEUE,
-    O_RTKIND,
     O_SELPOW,
-    Q_KIND,
-    Q_STANDING,
-    Q_TPLACE,
-    Q_TSEAT,
-    QF,
-    S_HIDDEN,
-    S_TC_ATK,
-    S_TC_HIDDEN,
 )
 
 from ._heuristic_attack import (
@@ -42,26 +32,17 @@ from ._heuristic_attack import (
     W_HOARD,
     W_MARGIN,
     W_NOISE,
-    W_POKER_MIN,
-    W_REACT_MIN,
     attacker_score,
     available,
     best_plan_value,
     danger,
-    defender_loss,
-    harm_weight,
-    hideout_risk_value,
-    my_attack_value,
-    outcome,
     source_rank,
     target_need,
 )
+from ._heuristic_reactions import reaction_target, reactions, turncoat_power
 from ._heuristic_view import (
     F_COVERS,
-    F_DICE,
-    F_G1,
     F_INCOME,
-    F_KIDNAPS,
     I_ALIVE,
     I_DEF,
     I_FREE,
@@ -71,25 +52,23 @@ from ._heuristic_view import (
     I_NBIZ,
     I_THREAT,
     I_TOP,
-    R_DESTROY_STRICT,
     R_HO_ATTACKERS,
-    R_TC_CASINO,
     SEAT_INFO,
     P,
     S,
     attackers,
+    max_threat,
     money_threshold,
+    my_turn,
     one_hot,
-    p_dice_at_least,
     pending_attack,
     phase_of,
     poker_value,
     rule,
-    seat,
     slot,
     slot_power,
     summarize,
-    window_of,
+    target_action,
 )
 
 NEG = -1e18  # the score of an illegal action
@@ -101,16 +80,6 @@ CARD_KEEP = np.array([2.0, 2.4, 2.6, 2.6, 3.4, 3.8, 4.2, 4.6, 2.0, 3.4, 1.6, 2.8
 
 
 # --- small helpers ---------------------------------------------------------------------------
-@njit(cache=True)
-def target_action(rel, t):
-    return C.A_TARGET + (rel - 1) * C.NUM_TARGETS + t
-
-
-@njit(cache=True)
-def my_turn(o):
-    return o[O_ACTIVE] > 0.5
-
-
 @njit(cache=True)
 def turns_left(o):
     """Own turns still to come, roughly: many before the countdown, then its tokens (R6.3)."""
@@ -192,10 +161,7 @@ def deploy(o, info, mask, sc, w):
     sc[C.A_END] = 0.0
     if my_turn(o) and money >= thr:
         return  # holding the money win: spend nothing (R6.2)
-    threat = 0.0
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] > 0.5:
-            threat = max(threat, info[rel, I_THREAT])
+    threat = max_threat(info, -1)
     need_guard = danger(threat, info[0, I_DEF], w[W_MARGIN])
     room_stack = 3.0 - info[0, I_GH]
     top = int(info[0, I_TOP])
@@ -239,10 +205,7 @@ def place(o, info, mask, sc, w):
     under threat, else the business that most needs defending."""
     pw = one_hot(o, O_SELPOW, 4)
     p = pw + 1.0
-    threat = 0.0
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] > 0.5:
-            threat = max(threat, info[rel, I_THREAT])
+    threat = max_threat(info, -1)
     guard = danger(threat, info[0, I_DEF], w[W_MARGIN]) + 0.3
     attack_from_hideout = rule(o, R_HO_ATTACKERS) > 0.5
     for dst in range(C.NUM_PLACES):
@@ -331,309 +294,6 @@ def continue_attack(o, info, mask, sc):
     sc[C.A_END] = 0.0
     if mask[C.A_CONTINUE] and q > 0:
         sc[C.A_CONTINUE] = 1.0 if a >= C.HIDEOUT_DEFENSE + info[q, I_GH] else -1.0
-
-
-# --- reactions (R5) ---------------------------------------------------------------------------
-@njit(cache=True)
-def queued_cancel(o):
-    """True if a standing Police cancel waits in the window's queue."""
-    for k in range(C.QUEUE_LEN):
-        b = O_QUEUE + k * QF
-        if o[b + Q_KIND + C.RQ_CANCEL - 1] > 0.5 and o[b + Q_STANDING] > 0.5:
-            return True
-    return False
-
-
-@njit(cache=True)
-def pending_value(o, info, w):
-    """(attacker's relative seat, defender, the defender's loss, the attacker's gain as the
-    observer values it) of the pending attack; attacker -1 if there is none."""
-    q, t = pending_attack(o)
-    if q < 0 or t < 0:
-        return -1, -1, 0.0, 0.0
-    att = one_hot(o, O_ACTIVE, P)
-    atk = np.zeros(4)
-    attackers(o, atk)
-    loss = defender_loss(o, info, att, q, t, atk, w)
-    gain, _, _, p_out = outcome(o, info, att, q, t, atk, w)
-    return att, q, loss, gain + p_out * 50.0
-
-
-@njit(cache=True)
-def cancel_value(o, info, w):
-    """Police cancel (R5.4): save the own Hideout or business; stop a third player's attack
-    that would eliminate or hand the leader a big gain."""
-    if queued_cancel(o):
-        return -1.0
-    att, q, loss, gain = pending_value(o, info, w)
-    if att < 0 or att == 0:
-        return -1.0
-    if q == 0:
-        return loss
-    return 0.15 * loss + harm_weight(o, info, att, w) * 0.3 * gain
-
-
-@njit(cache=True)
-def bribe_values(o, info, w, out):
-    """out[k] = what bribing the Police at queue place k is worth (R5.5): a standing Police
-    that hurts the observer, or a bribed one that protected it."""
-    out[:] = -1.0
-    att, q, loss, _ = pending_value(o, info, w)
-    for k in range(C.QUEUE_LEN):
-        b = O_QUEUE + k * QF
-        kidnap = o[b + Q_KIND + C.RQ_KIDNAP - 1] > 0.5
-        cancel = o[b + Q_KIND + C.RQ_CANCEL - 1] > 0.5
-        if not (kidnap or cancel):
-            continue
-        standing = o[b + Q_STANDING] > 0.5
-        if cancel:
-            mine = att == 0
-            if mine and standing:
-                qq, tt = pending_attack(o)
-                atk = np.zeros(4)
-                attackers(o, atk)
-                out[k] = my_attack_value(o, info, qq, tt, atk, 0.0, w)
-            elif q == 0 and not standing:
-                out[k] = loss
-        elif standing and o[b + Q_TSEAT] > 0.5:  # a kidnap on the observer's business
-            t = int(o[b + Q_TPLACE]) - 1
-            if 0 <= t < S:
-                out[k] = 0.5 * slot_power(o, 0, t) + _guard_loss(o, info, t, w)
-
-
-@njit(cache=True)
-def _guard_loss(o, info, t, w):
-    """Hideout risk added if the gangsters on own slot t leave (kidnap, Drive-by)."""
-    if int(info[0, I_TOP]) != t:
-        return 0.0
-    threat = 0.0
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] > 0.5:
-            threat = max(threat, info[rel, I_THREAT])
-    d = info[0, I_DEF]
-    g = slot_power(o, 0, t)
-    return (danger(threat, d - g, w[W_MARGIN]) - danger(threat, d, w[W_MARGIN])) * (
-        hideout_risk_value(info, w)
-    )
-
-
-@njit(cache=True)
-def kidnap_values(o, info, w, out):
-    """out[rel, t]: Police kidnap on a business (R5.4): strip the defenders of the
-    observer's own pending attack, or the attackers of the player about to attack."""
-    out[:] = -1.0
-    att, q, _, _ = pending_value(o, info, w)
-    active = one_hot(o, O_ACTIVE, P)
-    if att == 0:
-        qq, tt = pending_attack(o)
-        atk = np.zeros(4)
-        attackers(o, atk)
-        base = my_attack_value(o, info, qq, tt, atk, 0.0, w)
-        top = int(info[qq, I_TOP])
-        hit = tt if tt < S else top
-        if hit >= 0 and o[slot(qq, hit) + F_KIDNAPS] < 0.5:
-            out[qq, hit] = _without_defenders(o, info, qq, tt, hit, atk, w) - base
-        return
-    if active > 0 and att < 0 and _before_attack(o):
-        _threat_relief(o, info, active, w, out, 0)
-
-
-@njit(cache=True)
-def _before_attack(o):
-    """True in the window before an opponent's Attack step (R5.2d)."""
-    return window_of(o) == C.WIN_STEP
-
-
-@njit(cache=True)
-def _threat_relief(o, info, active, w, out, dice):
-    """out[active, t]: the observer's Hideout risk removed by taking the gangsters of the
-    active player's business t off the table before it attacks (dice=0: all of them)."""
-    d = info[0, I_DEF]
-    threat = info[active, I_THREAT]
-    if threat < d - w[W_MARGIN] - 2.0:
-        return
-    for t in range(S):
-        k = slot(active, t)
-        if o[k + F_INCOME] < 0.5:
-            continue
-        g = slot_power(o, active, t)
-        if dice > 0:
-            g = min(g, 3.5 * dice)
-        relief = danger(threat, d, w[W_MARGIN]) - danger(threat - g, d, w[W_MARGIN])
-        out[active, t] = relief * hideout_risk_value(info, w)
-
-
-@njit(cache=True)
-def _without_defenders(o, info, q, t, hit, atk, w):
-    """The observer's attack value on (q, t) if the gangsters on q's slot `hit` were gone:
-    approximated by the attack growing by their power (they no longer defend)."""
-    more = atk.copy()
-    g = slot_power(o, q, hit)
-    more[3] += g / 4.0
-    return my_attack_value(o, info, q, t, more, 0.0, w)
-
-
-@njit(cache=True)
-def driveby_values(o, info, w, out):
-    """out[rel, t]: a Drive-by (R5.6) finishing a weak business, softening the target of the
-    observer's own attack, or thinning the attackers of the player about to attack."""
-    out[:] = -1.0
-    att, _, _, _ = pending_value(o, info, w)
-    active = one_hot(o, O_ACTIVE, P)
-    strict = 1.0 if rule(o, R_DESTROY_STRICT) > 0.5 else 0.0
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] < 0.5:
-            continue
-        hw = harm_weight(o, info, rel, w)
-        for t in range(S):
-            k = slot(rel, t)
-            inc = o[k + F_INCOME]
-            if inc < 0.5:
-                continue
-            g = slot_power(o, rel, t)
-            dice = int(o[k + F_DICE]) + 1
-            p_kill = p_dice_at_least(dice, g + inc + strict)
-            gone = g + inc * (1.0 + w[W_ECON])
-            out[rel, t] = hw * (p_kill * gone + (1.0 - p_kill) * min(g, 3.5 * dice) * 0.5)
-    if att == 0:
-        qq, tt = pending_attack(o)
-        hit = tt if tt < S else int(info[qq, I_TOP])
-        if hit >= 0:
-            out[qq, hit] += 2.0
-    if active > 0 and att < 0 and _before_attack(o):
-        relief = np.full((P, S), -1.0)
-        _threat_relief(o, info, active, w, relief, 1)
-        for t in range(S):
-            out[active, t] = max(out[active, t], out[active, t] + relief[active, t])
-
-
-@njit(cache=True)
-def turncoat_values(o, info, w, out):
-    """out[rel, target, pw]: a Turncoat (R5.7) on the most valuable reachable gangster; an
-    attacker of a pending attack on the observer counts for the loss it prevents."""
-    out[:] = -1.0
-    casino = False
-    for t in range(S):
-        casino = casino or o[slot(0, t) + F_INCOME] > 3.5
-    may4 = casino or rule(o, R_TC_CASINO) < 0.5
-    att, q, loss, _ = pending_value(o, info, w)
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] < 0.5:
-            continue
-        hw = harm_weight(o, info, rel, w)
-        for pw in range(4 if may4 else 3):
-            value = (pw + 1.0) * (hw + 0.4)
-            for t in range(S):
-                if o[slot(rel, t) + F_G1 + pw] > 0.5:
-                    out[rel, t, pw] = value
-            if o[seat(rel) + S_HIDDEN + pw] > 0.5:
-                out[rel, C.TGT_HIDDEN, pw] = value - 0.3
-            if rel == att and o[O_ACTIVE + rel] > 0.5 and _attackers_of(o, pw) > 0.5:
-                saved = 0.0
-                if q == 0:
-                    atk = np.zeros(4)
-                    attackers(o, atk)
-                    qq, tt = pending_attack(o)
-                    atk[pw] -= 1.0
-                    saved = loss - defender_loss(o, info, att, qq, tt, atk, w)
-                out[rel, C.TGT_ATTACK, pw] = value + saved
-
-
-@njit(cache=True)
-def _attackers_of(o, pw):
-    have = np.zeros(4)
-    attackers(o, have)
-    return have[pw]
-
-
-@njit(cache=True)
-def reactions(o, info, mask, sc, w, in_window):
-    """Score each playable reaction (`play:<kind>`) by the best thing it can do now."""
-    floor = w[W_REACT_MIN]
-    a = C.A_PLAY + C.PLAY_POKER
-    if mask[a]:
-        sc[a] = poker_value(o, info) - w[W_POKER_MIN]
-        if my_turn(o) and info[0, I_MONEY] >= money_threshold(o):
-            sc[a] = -1.0
-    a = C.A_PLAY + C.PLAY_POLICE_CANCEL
-    if mask[a]:
-        sc[a] = cancel_value(o, info, w) - floor
-    a = C.A_PLAY + C.PLAY_BRIBE
-    if mask[a]:
-        vals = np.zeros(C.QUEUE_LEN)
-        bribe_values(o, info, w, vals)
-        sc[a] = vals.max() - 0.5 * floor
-    a = C.A_PLAY + C.PLAY_POLICE
-    if mask[a]:
-        vals2 = np.zeros((P, S))
-        kidnap_values(o, info, w, vals2)
-        sc[a] = vals2.max() - floor
-    a = C.A_PLAY + C.PLAY_DRIVEBY
-    if mask[a]:
-        vals3 = np.zeros((P, S))
-        driveby_values(o, info, w, vals3)
-        sc[a] = vals3.max() - floor
-    a = C.A_PLAY + C.PLAY_TURNCOAT
-    if mask[a]:
-        vals4 = np.zeros((P, C.NUM_TARGETS, 4))
-        turncoat_values(o, info, w, vals4)
-        sc[a] = vals4.max() - floor - 1.0
-    if in_window:
-        sc[C.A_PASS] = 0.0
-
-
-@njit(cache=True)
-def reaction_target(o, info, mask, sc, w):
-    """The target of the reaction just played, by the same values that chose to play it."""
-    kind = one_hot(o, O_RTKIND, 6)
-    if kind == C.PLAY_BRIBE:
-        vals = np.zeros(C.QUEUE_LEN)
-        bribe_values(o, info, w, vals)
-        for k in range(C.QUEUE_LEN):
-            if mask[C.A_BRIBE + k]:
-                sc[C.A_BRIBE + k] = vals[k]
-        return
-    if kind == C.PLAY_TURNCOAT:
-        vals4 = np.zeros((P, C.NUM_TARGETS, 4))
-        turncoat_values(o, info, w, vals4)
-        for rel in range(1, P):
-            for t in range(C.NUM_TARGETS):
-                a = target_action(rel, t)
-                if mask[a]:
-                    sc[a] = vals4[rel, t].max()
-        return
-    vals2 = np.zeros((P, S))
-    if kind == C.PLAY_POLICE:
-        kidnap_values(o, info, w, vals2)
-    else:
-        driveby_values(o, info, w, vals2)
-    for rel in range(1, P):
-        for t in range(S):
-            a = target_action(rel, t)
-            if mask[a]:
-                sc[a] = vals2[rel, t]
-
-
-@njit(cache=True)
-def turncoat_power(o, info, mask, sc, w):
-    """Which gangster the Turncoat takes at the chosen target: the most valuable."""
-    vals4 = np.zeros((P, C.NUM_TARGETS, 4))
-    turncoat_values(o, info, w, vals4)
-    rel, t = -1, -1
-    for r in range(1, P):
-        b = seat(r)
-        if o[b + S_TC_HIDDEN] > 0.5:
-            rel, t = r, C.TGT_HIDDEN
-        elif o[b + S_TC_ATK] > 0.5:
-            rel, t = r, C.TGT_ATTACK
-        else:
-            for s in range(S):
-                if o[slot(r, s) + 10] > 0.5:
-                    rel, t = r, s
-    for pw in range(4):
-        a = C.A_POWER + pw
-        if mask[a]:
-            sc[a] = vals4[rel, t, pw] if rel > 0 else pw
 
 
 # --- one decision ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from numba import njit
 from noir_env.core import constants as C
 from noir_env.core.observe import (
     GLOBAL_SIZE,
+    O_ACTIVE,
     O_ATK,
     O_ATK_G,
     O_ATK_HO,
@@ -113,6 +114,18 @@ def window_of(o):
 
 
 @njit(cache=True)
+def my_turn(o):
+    """True while it is the observer's own turn."""
+    return o[O_ACTIVE] > 0.5
+
+
+@njit(cache=True)
+def target_action(rel, t):
+    """The id of `target:+rel:<t>` (an attack or reaction target, R8)."""
+    return C.A_TARGET + (rel - 1) * C.NUM_TARGETS + t
+
+
+@njit(cache=True)
 def seat(rel):
     """Start of seat block `rel` (0 = the observer)."""
     return GLOBAL_SIZE + rel * SEAT_SIZE
@@ -192,7 +205,8 @@ def summarize(o, info):
 
 @njit(cache=True)
 def max_threat(info, skip):
-    """The largest attack power among living opponents of the observer, except seat `skip`."""
+    """The largest attack power among living opponents of the observer, except relative
+    seat `skip` (-1: none skipped)."""
     best = 0.0
     for rel in range(1, P):
         if rel != skip and info[rel, I_ALIVE] > 0.5:
@@ -230,16 +244,6 @@ def destroys(o, damage, toughness):
     if rule(o, R_DESTROY_STRICT) > 0.5:
         return damage > toughness
     return damage >= toughness
-
-
-@njit(cache=True)
-def p_die_above(x):
-    """P(d6 > x) for a real threshold x."""
-    if x < 1.0:
-        return 1.0
-    if x >= 6.0:
-        return 0.0
-    return (6.0 - np.floor(x)) / 6.0
 
 
 @njit(cache=True)

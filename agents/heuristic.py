@@ -8,7 +8,9 @@ It never looks at the core state: everything it knows comes from the observer's 
 (docs/RULES.md, R7): the public table, the own hand, hand sizes, the pending attack and the
 window's queue. Every decision scores the legal actions and takes the best, so it is always
 legal; a decision with one legal action is taken at once. All of it runs in numba kernels
-over the batch (`agents/_heuristic_policy.py`), in parallel above a few dozen rows.
+over the batch, in parallel above a few dozen rows: `_heuristic_view` decodes the
+observation, `_heuristic_attack` plans and values attacks, `_heuristic_reactions` values the
+reaction cards, `_heuristic_policy` decides each phase.
 
 Strategy (rule numbers from docs/RULES.md):
 
