@@ -5,7 +5,7 @@ Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v0"
 entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds one.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 ENV_ID = "noir_env/Noir-v0"
 
