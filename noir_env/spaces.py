@@ -113,9 +113,22 @@ seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` r
 (28, len(SLOT_FEATURES))."""
 
 
+# counts (money, cards, gangsters) stay below 256; these parts count turns and steps, which
+# only max_steps bounds, or hold rule values such as trophy_points (up to 1000)
+UNBOUNDED_PARTS = ("turn_no", "step_count", "rules")
+
+
+def _observation_high() -> np.ndarray:
+    high = np.full(OBS_SIZE, 255.0, dtype=np.float32)
+    for name in UNBOUNDED_PARTS:
+        high[OBS_SLICES[name]] = np.inf
+    return high
+
+
 def observation_space() -> gym.spaces.Box:
-    """The flat observation (raw counts: money, cards, gangsters; one-hots for categories)."""
-    return gym.spaces.Box(low=0.0, high=255.0, shape=(OBS_SIZE,), dtype=np.float32)
+    """The flat observation (raw counts: money, cards, gangsters; one-hots for categories):
+    0 to 255, except the parts in `UNBOUNDED_PARTS` (0 to inf)."""
+    return gym.spaces.Box(low=0.0, high=_observation_high(), dtype=np.float32)
 
 
 def action_space() -> gym.spaces.Discrete:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noir_env import core
+from noir_env import core, spaces
 from noir_env.core import validate
 from noir_env.core.rollout import random_playout
 
@@ -88,3 +88,26 @@ def test_capacity_and_hideout_checks():
     assert "covered by a slot" in validate.check_invariants(s)[0]
     g.ho_top[0] = 0
     assert validate.check_invariants(s) == []
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, core.Rules(trophy_points=1000)])
+def test_observations_stay_in_the_declared_space(rules):
+    """Every seat's observation at every step of random games lies in observation_space()
+    (counts below 256; turn, step and rule values unbounded above)."""
+    space = spaces.observation_space()
+    n = 8
+    s = core.init(n, np.arange(n) % 4 + 3, rules, seeds=77)
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        mask = core.legal_action_mask(s)
+        if not mask.any():
+            break
+        for seat in range(3):  # every game has seats 0-2
+            obs = core.observe(s, seat)
+            bad = [
+                (g, np.flatnonzero((obs[g] < space.low) | (obs[g] > space.high))) for g in range(n)
+            ]
+            assert all(b.size == 0 for _, b in bad), f"outside the space: {bad}"
+        acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        core.step(s, acts)
+    assert (s.phase == 13).all()
