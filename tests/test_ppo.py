@@ -3,6 +3,7 @@ saved policy loads and plays legal moves (issue 10)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -12,7 +13,7 @@ import torch
 from agents.ppo_agent import PolicyNet, PPOAgent, load_policy, save_policy
 from noir_env import noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
-from train.ppo import Args, parse_args, parse_league, train
+from train.ppo import Args, _field_docs, parse_args, parse_league, train
 
 
 @pytest.fixture()
@@ -39,6 +40,8 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     assert list(run.glob("events.out.tfevents.*"))
     ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
     assert ckpt["update"] == 2 and ckpt["global_step"] == 256 and len(ckpt["snapshots"]) == 2
+    with pytest.raises(SystemExit, match="already holds a run"):
+        train(tiny())  # a fresh run never mixes its logs into an old one
     train(tiny(total_steps=4 * 16 * 8, resume=True))
     ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
     assert ckpt["update"] == 4 and ckpt["global_step"] == 512
@@ -76,6 +79,7 @@ def test_policy_file_round_trip_and_errors(in_tmp):
 
 
 def test_cli_flags_and_league_spec():
+    assert set(_field_docs()) == {f.name for f in dataclasses.fields(Args)}, "--help for all"
     args = parse_args(["--num-envs", "8", "--no-anneal-lr", "--league", "random:1,heuristic:3"])
     assert args.num_envs == 8 and args.anneal_lr is False
     assert parse_league(args.league) == {"random": 1.0, "heuristic": 3.0}

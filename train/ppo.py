@@ -44,6 +44,7 @@ class Args:
     run_name: str = "ppo"
     """folder under runs/ for logs, checkpoints and the policy"""
     seed: int = 1
+    """seeds the network, the games and the league"""
     total_steps: int = 2_000_000
     """learner decisions to train for"""
     num_envs: int = 256
@@ -53,23 +54,35 @@ class Args:
     players: str = "4"
     """player count, or a comma list to draw from per game (e.g. 3,4,5,6)"""
     rules: str = "noirburg"
+    """rules preset: noirburg (printed rulebook), noirbrough or original"""
     league: str = "random:0.3,self:0.7"
     """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
     snapshot_interval: int = 20
     """updates between snapshots of the learner joining the league"""
     snapshots_kept: int = 5
+    """how many of the newest snapshots stay in the league"""
     hidden: str = "256,256"
     """hidden layer widths of the policy/value MLP"""
     learning_rate: float = 3e-4
+    """Adam step size"""
     anneal_lr: bool = True
+    """decay the learning rate linearly to 0 over the run"""
     gamma: float = 0.995
+    """discount per learner decision"""
     gae_lambda: float = 0.95
+    """GAE lambda"""
     update_epochs: int = 4
+    """passes over each batch"""
     num_minibatches: int = 8
+    """minibatches per pass"""
     clip_coef: float = 0.2
+    """PPO ratio clip (also clips the value update)"""
     ent_coef: float = 0.01
+    """entropy bonus"""
     vf_coef: float = 0.5
+    """value-loss weight"""
     max_grad_norm: float = 0.5
+    """gradient-norm clip"""
     target_kl: float = 0.03
     """stop an update's epochs early when the approximate KL exceeds this (0: never)"""
     eval_interval: int = 25
@@ -79,11 +92,15 @@ class Args:
     eval_opponents: str = "random"
     """opponent name the evaluation plays against (all other seats)"""
     eval_players: int = 4
+    """player count of the evaluation games"""
     checkpoint_interval: int = 10
+    """updates between checkpoints (runs/<run-name>/checkpoint.pt)"""
     threads: int = 2
     """torch CPU threads"""
     resume: bool = False
+    """continue runs/<run-name>/ from its checkpoint"""
     progress: bool = True
+    """show a progress bar"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -107,17 +124,17 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 def _field_docs() -> dict[str, str]:
     """The string under each Args field (the attribute docstrings above) for --help."""
+    import ast
     import inspect
 
-    lines = inspect.getsource(Args).splitlines()
-    docs, last = {}, None
-    for line in lines:
-        s = line.strip()
-        if ":" in s and not s.startswith('"') and "=" in s:
-            last = s.split(":")[0]
-        elif s.startswith('"""') and last:
-            docs[last] = s.strip('"')
-    return docs
+    body = ast.parse(inspect.getsource(Args)).body[0].body
+    return {
+        field.target.id: doc.value.value
+        for field, doc in zip(body, body[1:], strict=False)
+        if isinstance(field, ast.AnnAssign)
+        and isinstance(doc, ast.Expr)
+        and isinstance(doc.value, ast.Constant)
+    }
 
 
 # --- the league: opponents drawn per game ------------------------------------------------------
@@ -207,6 +224,10 @@ def train(args: Args) -> Path:
     start_update, global_step, elapsed = 0, 0, 0.0
 
     ckpt_path = run_dir / "checkpoint.pt"
+    if ckpt_path.is_file() and not args.resume:
+        raise SystemExit(
+            f"{run_dir} already holds a run: --resume continues it, or pick a new --run-name"
+        )
     if args.resume:
         if not ckpt_path.is_file():
             raise SystemExit(f"--resume: no checkpoint at {ckpt_path}")
