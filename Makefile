@@ -44,7 +44,7 @@ bench: $(STAMP_BENCH) $(STAMP_TRAIN)
 	$(BIN)/python bench/district.py
 	$(BIN)/python bench/heuristic.py
 	$(BIN)/python bench/tournament.py
-	$(BIN)/python bench/train.py
+	$(BIN)/python bench/training.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

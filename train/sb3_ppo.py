@@ -1,5 +1,5 @@
 """sb3-contrib's MaskablePPO on the batched NOIR vector env (`make_sb3_vec_env`), unchanged:
-the reference point `train/ppo.py` is measured against (bench/train.py), and a starting point
+the reference point `train/ppo.py` is measured against (bench/training.py), and a starting point
 for users of Stable-Baselines3.
 
     python -m train.sb3_ppo --total-steps 200000 --num-envs 16 --run-name sb3

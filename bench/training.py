@@ -1,7 +1,7 @@
 """Training speed: `train.ppo` (lean masked PPO in torch on the batched vector env) against
 sb3-contrib's MaskablePPO on the same env (`make_sb3_vec_env`), measured in the same run.
 
-    python bench/train.py [--steps 65536]
+    python bench/training.py [--steps 65536]
 
 Both train against uniform random opponents in 4-player noirburg games for the same number
 of learner decisions (after a short warm-up that compiles the kernels) and report learner
