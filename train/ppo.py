@@ -12,6 +12,10 @@ gives each new game a uniform random table (0.2), a heuristic table (0.4, any na
 split evenly over the last `--snapshots-kept` snapshots, one taken every
 `--snapshot-interval` updates; until the first one exists its share goes to the rest).
 Player counts: `--players 4` or `--players 3,4,5,6` (drawn per game); one policy plays them all.
+`--imitate heuristic --imitation-updates 40` warm-starts the policy: for its first 40 updates
+the loss is the cross-entropy to the teacher's choice in each position the learner met
+(DAgger-style: the learner's own rollouts, labelled by the teacher) plus the value loss;
+PPO takes over after that.
 
 Everything lands in `runs/<run-name>/`: `config.json`, TensorBoard events, `checkpoint.pt`
 (every `--checkpoint-interval` updates: network, optimizer, league snapshots, RNG states,
@@ -34,6 +38,7 @@ import numpy as np
 import torch
 from torch import nn
 
+import agents
 from agents.ppo_agent import PolicyNet, PPOAgent, masked_logits, save_policy
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
@@ -57,6 +62,11 @@ class Args:
     """rules preset: noirburg (printed rulebook), noirbrough or original"""
     league: str = "random:0.3,self:0.7"
     """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
+    imitate: str = ""
+    """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""
+    imitation_updates: int = 0
+    """the first updates fit the policy to the teacher's choices (cross-entropy on the
+    learner's own rollouts, labelled by the teacher) and the value to the returns"""
     snapshot_interval: int = 20
     """updates between snapshots of the learner joining the league"""
     snapshots_kept: int = 5
@@ -216,6 +226,9 @@ def train(args: Args) -> Path:
     hidden = tuple(int(h) for h in args.hidden.split(","))
     weights = parse_league(args.league)
     net = PolicyNet(OBS_SIZE, NUM_ACTIONS, hidden)
+    if args.imitation_updates and not args.imitate:
+        raise SystemExit("--imitation-updates needs a teacher: --imitate <agent name>")
+    teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     batch_size = args.num_envs * args.num_steps
     minibatch = batch_size // args.num_minibatches
@@ -313,10 +326,13 @@ def train(args: Args) -> Path:
                 adv[t] = last
             returns = adv + val_buf
 
-        # 3. PPO update on the flattened batch
+        # 3. update on the flattened batch: PPO, or imitation of the teacher during warm-up
         b_obs, b_mask = obs_buf.reshape(-1, OBS_SIZE), mask_buf.reshape(-1, NUM_ACTIONS)
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
         b_adv, b_ret, b_val = adv.reshape(-1), returns.reshape(-1), val_buf.reshape(-1)
+        imitating = update < args.imitation_updates
+        if imitating:
+            b_teacher = torch.as_tensor(teacher.act(b_obs.numpy(), b_mask.numpy()))
         stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
         for _epoch in range(args.update_epochs):
             perm = torch.randperm(batch_size)
@@ -326,15 +342,21 @@ def train(args: Args) -> Path:
                 dist = torch.distributions.Categorical(logits=masked_logits(logits, b_mask[mb]))
                 logp = dist.log_prob(b_act[mb])
                 ratio = (logp - b_logp[mb]).exp()
-                mb_adv = b_adv[mb]
-                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
-                pg_loss = torch.max(
-                    -mb_adv * ratio, -mb_adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
-                ).mean()
-                v_clipped = b_val[mb] + (value - b_val[mb]).clamp(-args.clip_coef, args.clip_coef)
-                v_loss = (
-                    0.5 * torch.max((value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
-                )
+                if imitating:  # the teacher's choice is the target; the value fits the returns
+                    pg_loss = -dist.log_prob(b_teacher[mb]).mean()
+                    v_loss = 0.5 * ((value - b_ret[mb]) ** 2).mean()
+                    stats["teacher_agreement"] = float(
+                        (dist.probs.argmax(-1) == b_teacher[mb]).float().mean()
+                    )
+                else:
+                    mb_adv = b_adv[mb]
+                    mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                    clipped = ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
+                    pg_loss = torch.max(-mb_adv * ratio, -mb_adv * clipped).mean()
+                    v_clip = b_val[mb] + (value - b_val[mb]).clamp(-args.clip_coef, args.clip_coef)
+                    v_loss = (
+                        0.5 * torch.max((value - b_ret[mb]) ** 2, (v_clip - b_ret[mb]) ** 2).mean()
+                    )
                 entropy = dist.entropy().mean()
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
@@ -345,7 +367,7 @@ def train(args: Args) -> Path:
                     stats["approx_kl"] = float(((ratio - 1) - (logp - b_logp[mb])).mean())
                     stats["clipfrac"] = float(((ratio - 1).abs() > args.clip_coef).float().mean())
                 stats.update(pg_loss=pg_loss.item(), v_loss=v_loss.item(), entropy=entropy.item())
-            if args.target_kl and stats["approx_kl"] > args.target_kl:
+            if not imitating and args.target_kl and stats["approx_kl"] > args.target_kl:
                 break
 
         # 4. logging, league, evaluation, checkpoints
