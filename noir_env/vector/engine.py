@@ -36,7 +36,7 @@ from ..core.rules import Rules, get_rules
 from ..core.state import allocate, kernel_view
 from ..spaces import NUM_ACTIONS, OBS_SIZE, describe_illegal
 from . import _kernels as K
-from .opponents import OpponentSpec, resolve
+from .opponents import OpponentSpec, OpponentTable
 
 PARALLEL_MIN = 64  # below this many games the serial kernels beat numba's thread launch
 SEED_LIMIT = 2**62  # game seeds stay in 0 .. 2**62 - 1
@@ -143,7 +143,7 @@ class StepOut:
     ended: Ended | None  # the episodes that ended (their slots already dealt again)
 
 
-class SingleSeatGames:
+class SingleSeatGames(OpponentTable):
     """N games with one learner seat each and opponents played inside (module docstring).
 
     num_envs: N. num_players: 3..6, or a set of counts drawn per game. rules: a preset
@@ -184,9 +184,7 @@ class SingleSeatGames:
         self.autoreset = bool(autoreset)
         self.core_kwargs = {"ask_all": False, **(core_kwargs or {})}  # module docstring
         self.seed = seed
-        self._acts: list = []  # every policy ever set; games keep an index into it
-        self._names: list[str] = []
-        self._builtin: list[bool] = []
+        super().__init__()  # the opponent table
 
         self._all = np.arange(n, dtype=np.int64)
         self.state = None
@@ -227,55 +225,12 @@ class SingleSeatGames:
             )
         return seat
 
-    def set_opponents(self, opponents: OpponentSpec) -> None:
-        """Draw the opponents of games dealt from now on from `opponents` (a name, a policy,
-        or a mix {opponent: probability}); games in progress keep theirs."""
-        mix = resolve(opponents)
-        index = []
-        for act, name, builtin in zip(mix.acts, mix.names, mix.builtin, strict=True):
-            index.append(self._policy_index(act, name, bool(builtin)))
-        self._mix = mix
-        self._mix_index = np.array(index, np.int16)
-        self._drop_unused_policies()
-
-    def _drop_unused_policies(self) -> None:
-        """Forget policies neither the mix nor a game in progress uses (a league sets new
-        snapshot policies again and again: keep neither them alive nor the list growing)."""
-        used = np.zeros(len(self._acts), np.bool_)
-        used[self._mix_index] = True
-        if self.state is not None:
-            used[self.opponent] = True
-        if used.all():
-            return
-        remap = (np.cumsum(used) - 1).astype(np.int16)
-        self._acts = [a for a, u in zip(self._acts, used, strict=True) if u]
-        self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
-        self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
-        self._mix_index = remap[self._mix_index]
-        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
-
-    def _policy_index(self, act, name: str, builtin: bool) -> int:
-        for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
-            if b == builtin and nm == name and (builtin or a == act):
-                return k
-        if len(self._acts) >= np.iinfo(np.int16).max:
-            raise ValueError("too many different opponents set on one environment")
-        self._acts.append(act)
-        self._names.append(name)
-        self._builtin.append(builtin)
-        return len(self._acts) - 1
-
     @property
     def core_flagged_illegal(self) -> np.ndarray:
         """bool [N]: slots in which the core ever refused an action as illegal. Never
         expected: learner and opponent actions are checked first, random ones drawn from
         the mask."""
         return self._core_out[2]
-
-    @property
-    def opponent_names(self) -> list[str]:
-        """Names of the opponents each game's `opponent` index refers to."""
-        return list(self._names)
 
     # --- reset and deal -------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -389,35 +344,13 @@ class SingleSeatGames:
             if games.size:
                 acts = self._external_actions(games)
 
-    def _external_actions(self, games: np.ndarray) -> np.ndarray:
-        """Ask each Python opponent policy for its seats' decisions in `games`, batched."""
-        acts = np.empty(games.size, np.int64)
-        seats = self.state.actor[games].astype(np.int64)
-        owner = self.opponent[games]
-        for k in np.unique(owner):
-            rows = np.flatnonzero(owner == k)
-            sub = games[rows]
-            obs, mask = self.observe_rows(sub, seats[rows])
-            acts[rows] = self._checked(int(k), self._acts[k](obs, mask.view(np.bool_)), sub)
-        return acts
+    def illegal_position(self, games: np.ndarray, actions: np.ndarray) -> int:
+        """Position of the first of `actions` its game in `games` cannot take (-1: none)."""
+        return int(K.first_illegal(kernel_view(self.state), games, actions))
 
-    def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:
-        name = self._names[k]
-        try:
-            acts = np.asarray(actions).reshape(games.size)
-        except ValueError:
-            raise ValueError(
-                f"opponent {name!r} returned actions of shape {np.shape(actions)} for "
-                f"{games.size} games"
-            ) from None
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"opponent {name!r} returned non-integer actions ({acts.dtype})")
-        acts = acts.astype(np.int64, copy=False)
-        bad = K.first_illegal(kernel_view(self.state), games, acts)
-        if bad >= 0:
-            msg = describe_illegal(self.state, int(games[bad]), int(acts[bad]))
-            raise ValueError(f"opponent {name!r} chose an illegal action: {msg}")
-        return acts
+    def illegal_message(self, game: int, action: int) -> str:
+        """The core's description of an illegal action in slot `game`."""
+        return describe_illegal(self.state, game, action)
 
     def observe_rows(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Observations float32 [E, OBS_SIZE] of `seats` in `games` and the masks int8

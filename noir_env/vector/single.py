@@ -38,6 +38,7 @@ class NoirEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    final_keys: tuple[str, ...] = _FINAL_KEYS  # the game's end, in the last step's info
 
     def __init__(
         self,
@@ -82,7 +83,7 @@ class NoirEnv(gymnasium.Env):
         self._mask = out.mask[0]
         info = self._info()
         if out.ended is not None:
-            info.update(_final(out))
+            info.update(_final(out, self.final_keys))
         if self.render_mode == "human":
             self.render()
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
@@ -124,8 +125,8 @@ class NoirEnv(gymnasium.Env):
         }
 
 
-def _final(out: StepOut) -> dict[str, Any]:
+def _final(out: StepOut, keys: tuple[str, ...] = _FINAL_KEYS) -> dict[str, Any]:
     ended = out.ended
-    info = {key: getattr(ended, key)[0] for key in _FINAL_KEYS}
+    info = {key: getattr(ended, key)[0] for key in keys}
     info["episode_length"] = int(ended.episode_length[0])
     return info
