@@ -117,6 +117,20 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
     )
 
 
+def as_actions(who: str, actions: Any, count: int) -> np.ndarray:
+    """A policy's answer for `count` decisions as int64 [count]; raises ValueError naming
+    `who` for the wrong number of actions or non-integers (legality is the caller's)."""
+    try:
+        acts = np.asarray(actions).reshape(count)
+    except ValueError:
+        raise ValueError(
+            f"{who} returned actions of shape {np.shape(actions)} for {count} decisions"
+        ) from None
+    if not np.issubdtype(acts.dtype, np.integer):
+        raise ValueError(f"{who} returned non-integer actions ({acts.dtype})")
+    return acts.astype(np.int64, copy=False)
+
+
 class OpponentTable(ABC):
     """The opponents of a batch of single-seat games: every policy set so far (kept while a
     game uses it), the mix new games draw from, each game's opponent index (`opponent`), and
@@ -202,16 +216,7 @@ class OpponentTable(ABC):
 
     def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:
         name = self._names[k]
-        try:
-            acts = np.asarray(actions).reshape(games.size)
-        except ValueError:
-            raise ValueError(
-                f"opponent {name!r} returned actions of shape {np.shape(actions)} for "
-                f"{games.size} games"
-            ) from None
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"opponent {name!r} returned non-integer actions ({acts.dtype})")
-        acts = acts.astype(np.int64, copy=False)
+        acts = as_actions(f"opponent {name!r}", actions, games.size)
         bad = self.illegal_position(games, acts)
         if bad >= 0:
             msg = self.illegal_message(int(games[bad]), int(acts[bad]))
