@@ -31,8 +31,8 @@ from ..district import lockstep as L
 from ..district.observe import OBS_SIZE
 from ..district.spaces import describe_illegal
 from ..district.state import allocate, kernel_view
-from .engine import PARALLEL_MIN, SeedStreams, StepOut, draw, splitmix64
-from .opponents import OpponentSpec, OpponentTable
+from .engine import PARALLEL_MIN, LearnerSlots, SeedStreams, StepOut, draw, splitmix64
+from .opponents import OpponentSpec
 
 NUM_ACTIONS = C.NUM_ACTIONS
 # salts of the per-game draws (other values than NOIR's engine, which uses 0x5EED0001..5)
@@ -67,7 +67,7 @@ class DistrictEnded:
     opponent: np.ndarray  # object [E]: name of the opponent drawn for the game
 
 
-class DistrictGames(OpponentTable):
+class DistrictGames(LearnerSlots):
     """N District Noir games with one learner seat each, the opponent played inside (module
     docstring).
 
@@ -77,6 +77,9 @@ class DistrictGames(OpponentTable):
     ended game again in the same step. copy: new observation and mask arrays at every step
     (False: two buffers overwritten by the next step).
     """
+
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
 
     def __init__(
         self,
@@ -115,23 +118,13 @@ class DistrictGames(OpponentTable):
         self.set_opponents(opponents)
 
     # --- reset and deal -------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
-        each slot's next game in its seed stream (fresh entropy at the very first reset).
-        Returns the learner's observations float32 [N, OBS_SIZE] and masks int8 [N, 14]."""
-        if seed is None:
-            seed = self.seed  # the constructor's seed applies to the first reset only
-        self.seed = None
-        if seed is not None or not self.seeds.started:
-            self.seeds.restart(seed)  # checks the seed
-            self.state = allocate(self.num_envs)  # every slot is dealt below
-        obs, mask = self._outputs()
-        self._deal(self._all)
-        self._run(self._all, np.full(self.num_envs, -1, np.int64), obs, mask)
-        return obs, mask
+    def allocate(self, n: int) -> np.ndarray:
+        """Zeroed storage for n District Noir games."""
+        return allocate(n)
 
-    def _deal(self, games: np.ndarray) -> None:
-        """New games in slots `games` (not yet advanced to the learner's first decision)."""
+    def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """New games in slots `games`, advanced to the learner's first decision (its
+        observations and masks written into those rows of obs and mask)."""
         seeds = self.seeds.next(games)
         self.state[games] = district.init(games.size, seeds=seeds)
         if self.learner_seat >= 0:
@@ -147,6 +140,7 @@ class DistrictGames(OpponentTable):
         self.game_seed[games] = seeds
         self.episode_length[games] = 0
         self.episode_start[games] = time.perf_counter()
+        self._run(games, np.full(games.size, -1, np.int64), obs, mask)
 
     # --- step -----------------------------------------------------------------------------
     def step(self, actions) -> StepOut:
@@ -168,37 +162,13 @@ class DistrictGames(OpponentTable):
             obs[games] = ended.final_obs
             mask[games] = 0  # no decision left (dealt again below with autoreset)
             if self.autoreset:
-                self._deal(games)
-                self._run(games, np.full(games.size, -1, np.int64), obs, mask)
+                self._deal(games, obs, mask)
         return StepOut(obs, mask, reward, terminated, np.zeros(n, np.bool_), ended)
 
-    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
-        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
-        shapes = ((self.num_envs, OBS_SIZE), (self.num_envs, NUM_ACTIONS))
-        if self.copy:
-            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
-        if self._buffers is None:
-            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
-        return self._buffers
-
-    def _check_actions(self, actions) -> np.ndarray:
-        if self.state is None:
-            raise ValueError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) and acts.size == self.num_envs:
-            acts = acts.reshape(-1)  # e.g. SB3's [N, 1]
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
-        acts = acts.astype(np.int64, copy=False)
-        over = np.flatnonzero(self.status == L.ST_OVER)
-        if over.size:
-            raise ValueError(f"the episode of game {int(over[0])} is over: call reset() first")
-        bad = self.illegal_position(self._all, acts)
-        if bad >= 0:
-            raise ValueError(self.illegal_message(bad, int(acts[bad])))
-        return acts
+    def at_learner(self) -> np.ndarray:
+        """bool [N]: the slots waiting for a learner decision (the only external seat left
+        waiting once `_run` returns)."""
+        return self.status == L.ST_EXTERNAL
 
     def _run(self, games: np.ndarray, acts: np.ndarray, obs: np.ndarray, mask: np.ndarray):
         """Play acts (or only advance, -1) in `games`, then every decision round of Python

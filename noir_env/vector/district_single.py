@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 
 from ..district import spaces as dn_spaces
@@ -50,21 +49,10 @@ class DistrictEnv(NoirEnv):
         self.action_space = dn_spaces.action_space()
         self._mask: np.ndarray | None = None
 
-    def render(self) -> str | None:
-        """The table as text from the learner's seat ("ansi"), or printed ("human")."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode")
-            return None
+    def _board_text(self) -> str:
         from ..district_noir_v0 import render_table  # the table text lives with the AEC env
 
-        g = self.games
-        if g.state is None:
-            raise ValueError("call reset() before render()")
-        text = render_table(g.state, 0, int(g.learner[0]))
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.games.state, 0, int(self.games.learner[0]))
 
     def _info(self) -> dict[str, Any]:
         g = self.games

@@ -25,8 +25,10 @@ seed: a game is a function of its seed and the learner's actions.
 from __future__ import annotations
 
 import time
+from abc import abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -143,7 +145,83 @@ class StepOut:
     ended: Ended | None  # the episodes that ended (their slots already dealt again)
 
 
-class SingleSeatGames(OpponentTable):
+class LearnerSlots(OpponentTable):
+    """What the single-seat engines of both games share besides the opponent table (NOIR's
+    `SingleSeatGames`, District Noir's `district_engine.DistrictGames`): the arrays a step
+    fills, the check of the learner's actions and `reset`. An engine sets `num_envs`, `copy`,
+    `seed`, `seeds` (`SeedStreams`), `state`, `_all` (the slot indices) and `_buffers`
+    (None), and provides `at_learner`, `allocate` and `_deal`."""
+
+    obs_size: int = OBS_SIZE
+    num_actions: int = NUM_ACTIONS
+    num_envs: int
+    copy: bool
+    seed: int | None
+    seeds: SeedStreams
+    _all: np.ndarray
+    _buffers: tuple[np.ndarray, np.ndarray] | None
+
+    @abstractmethod
+    def at_learner(self) -> np.ndarray:
+        """bool [N]: the slots waiting for a learner decision."""
+
+    @abstractmethod
+    def allocate(self, n: int) -> Any:
+        """Storage for n games of the engine's game (dealt by `_deal`)."""
+
+    @abstractmethod
+    def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """New games in slots `games`, advanced to the learner's first decision, whose
+        observations and masks are written into those rows of obs and mask."""
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
+        each slot's next game in its seed stream (fresh entropy at the very first reset).
+        Returns the learner's observations float32 [N, obs_size] and masks int8
+        [N, num_actions]."""
+        if seed is None:
+            seed = self.seed  # the constructor's seed applies to the first reset only
+        self.seed = None
+        if seed is not None or not self.seeds.started:
+            self.seeds.restart(seed)  # checks the seed
+            self.state = self.allocate(self.num_envs)  # every slot is dealt below
+        # else: each slot's seed stream goes on with its next game
+        obs, mask = self._outputs()
+        self._deal(self._all, obs, mask)
+        return obs, mask
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
+        shapes = ((self.num_envs, self.obs_size), (self.num_envs, self.num_actions))
+        if self.copy:
+            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
+        if self._buffers is None:
+            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
+        return self._buffers
+
+    def _check_actions(self, actions) -> np.ndarray:
+        """The learner's actions as int64 [N]; raises ValueError, changing nothing, for a
+        wrong shape or type, an episode not reset, or an illegal action."""
+        if self.state is None:
+            raise ValueError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        ended = np.flatnonzero(~self.at_learner())
+        if ended.size:
+            raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
+        bad = self.illegal_position(self._all, acts)
+        if bad >= 0:
+            raise ValueError(self.illegal_message(bad, int(acts[bad])))
+        return acts
+
+
+class SingleSeatGames(LearnerSlots):
     """N games with one learner seat each and opponents played inside (module docstring).
 
     num_envs: N. num_players: 3..6, or a set of counts drawn per game. rules: a preset
@@ -233,22 +311,6 @@ class SingleSeatGames(OpponentTable):
         return self._core_out[2]
 
     # --- reset and deal -------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
-        each slot's next game in its seed stream (fresh entropy at the very first reset).
-        Returns the learner's observations float32 [N, OBS_SIZE] and masks int8
-        [N, NUM_ACTIONS]."""
-        if seed is None:
-            seed = self.seed  # the constructor's seed applies to the first reset only
-        self.seed = None
-        if seed is not None or not self.seeds.started:
-            self.seeds.restart(seed)  # checks the seed
-            self.state = allocate(self.num_envs)  # every slot is dealt below
-        # else: each slot's seed stream goes on with its next game
-        obs, mask = self._outputs()
-        self._deal(self._all, obs, mask)
-        return obs, mask
-
     def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """New games in slots `games`, advanced to the learner's first decision. A game
         that ends before the learner ever acts is dealt again (next seed of the slot)."""
@@ -304,33 +366,13 @@ class SingleSeatGames(OpponentTable):
                 self._deal(games, obs, mask)
         return StepOut(obs, mask, reward, terminated, truncated, ended)
 
-    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
-        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
-        shapes = ((self.num_envs, OBS_SIZE), (self.num_envs, NUM_ACTIONS))
-        if self.copy:
-            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
-        if self._buffers is None:
-            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
-        return self._buffers
+    def at_learner(self) -> np.ndarray:
+        """bool [N]: the slots waiting for a learner decision."""
+        return self.status == K.ST_LEARNER
 
-    def _check_actions(self, actions) -> np.ndarray:
-        if self.state is None:
-            raise ValueError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,):
-            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
-        acts = acts.astype(np.int64, copy=False)
-        ended = np.flatnonzero(self.status != K.ST_LEARNER)
-        if ended.size:
-            raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
-        bad = K.first_illegal(kernel_view(self.state), self._all, acts)
-        if bad >= 0:
-            raise ValueError(describe_illegal(self.state, bad, int(acts[bad])))
-        return acts
+    def allocate(self, n: int) -> np.ndarray:
+        """Zeroed storage for n NOIR games."""
+        return allocate(n)
 
     def _run(self, games: np.ndarray, acts: np.ndarray, obs: np.ndarray, mask: np.ndarray):
         """Play acts (or only advance, -1) in `games`, then every external opponent decision

@@ -101,19 +101,23 @@ class NoirEnv(gymnasium.Env):
         self.games.set_opponents(opponents)
 
     def render(self) -> str | None:
+        """The board as text from the learner's seat ("ansi"), or printed ("human")."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode")
             return None
-        from ..noir_v0 import render_board  # the board text lives with the AEC env
-
-        g = self.games
-        if g.state is None:
+        if self.games.state is None:
             raise ValueError("call reset() before render()")
-        text = render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
+        text = self._board_text()
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    def _board_text(self) -> str:
+        from ..noir_v0 import render_board  # the board text lives with the AEC env
+
+        g = self.games
+        return render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
 
     def _info(self) -> dict[str, Any]:
         g = self.games
