@@ -72,13 +72,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument(
-        "--max-steps", type=int, default=10_000, help="decisions after which a game is truncated"
+        "--max-steps",
+        type=int,
+        default=10_000,
+        help="decisions after which a NOIR game is truncated",
     )
     p.add_argument("--slots", type=int, default=2048, help="games played at once")
     p.add_argument(
         "--ask-forced",
         action="store_true",
-        help="also call the agents on decisions with one legal action",
+        help="NOIR: also call the agents on decisions with one legal action",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true", help="no PNG plot")
