@@ -29,6 +29,8 @@ from noir_env.district.observe import (
     SEAT_SIZE,
 )
 
+from .games import check_observation
+
 K = C.NUM_CARD_TYPES
 WIN_VALUE = 100.0  # all three buildings: the game
 BUILDING_RACE = np.array([0.0, 2.0, 8.0])  # 0, 1, 2 buildings held, the opponent none
@@ -149,21 +151,20 @@ def _act_serial(obs, mask, out):
 
 class DistrictHeuristicAgent:
     """Majority-aware District Noir heuristic. `act(obs, mask)` takes batched arrays
-    [N, OBS_SIZE] and [N, 14] (or one row each) and returns legal action ids."""
+    [N, OBS_SIZE] and [N, 14] (or one row each) and returns legal action ids; NOIR
+    observations are refused (`agents.games`)."""
+
+    name = "district-heuristic"
+    game = "district_noir"  # agents.games: the game whose observations it reads
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray | int:
         obs = np.asarray(obs, np.float32)
         mask = np.asarray(mask)
         if obs.ndim == 1:
             return int(self.act(obs[None], mask[None])[0])
-        if obs.shape[1] != GLOBAL_SIZE + 2 * SEAT_SIZE or mask.shape != (
-            obs.shape[0],
-            C.NUM_ACTIONS,
-        ):
-            raise ValueError(
-                f"expected obs [N, {GLOBAL_SIZE + 2 * SEAT_SIZE}] and mask [N, "
-                f"{C.NUM_ACTIONS}], got {obs.shape} and {mask.shape}"
-            )
+        check_observation(self.name, self.game, obs)
+        if mask.shape != (obs.shape[0], C.NUM_ACTIONS):
+            raise ValueError(f"expected mask [N, {C.NUM_ACTIONS}], got {mask.shape}")
         if not mask.any(axis=1).all():
             raise ValueError("every mask row needs a legal action (a finished game has none)")
         out = np.empty(obs.shape[0], np.int64)

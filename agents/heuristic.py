@@ -62,11 +62,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from noir_env.core.observe import OBS_SIZE
 from noir_env.spaces import NUM_ACTIONS
 
 from ._heuristic_attack import NUM_WEIGHTS
 from ._heuristic_policy import act_rows, act_rows_serial
+from .games import check_observation
 
 PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
 
@@ -128,6 +128,7 @@ class HeuristicAgent:
             style = dataclasses.replace(style, noise=float(noise))
         self.style = style
         self.name = "heuristic"
+        self.game = "noir"  # agents.games: the game whose observations it reads
         self._weights = style.weights()
         seq = np.random.SeedSequence(0 if seed is None else seed)
         self._salt = float(seq.generate_state(1, np.uint32)[0]) / 4294967296.0
@@ -139,8 +140,7 @@ class HeuristicAgent:
         mask = np.asarray(mask)
         if obs.ndim == 1 and mask.ndim == 1:
             return int(self.act(obs[None], mask[None])[0])
-        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
-            raise ValueError(f"obs must have shape (N, {OBS_SIZE}), got {obs.shape}")
+        check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], NUM_ACTIONS):
             want = (obs.shape[0], NUM_ACTIONS)
             raise ValueError(f"mask must have shape {want}, got {mask.shape}")

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .games import GAME_TITLES, OBS_SIZES
 from .registry import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
 FORMAT = "noir-ppo/1"
@@ -124,7 +125,14 @@ class PPOAgent:
         single = np.ndim(mask) == 1
         o = torch.as_tensor(np.atleast_2d(obs), dtype=torch.float32)
         m = torch.as_tensor(np.atleast_2d(mask)).bool()
-        if o.shape[0] != m.shape[0] or o.shape[1] != self.net.config["obs_size"]:
+        if o.shape[1] != self.net.config["obs_size"]:
+            size = self.net.config["obs_size"]
+            other = [GAME_TITLES[g] for g, n in OBS_SIZES.items() if n == o.shape[1]]
+            hint = f" (a {other[0]} observation?)" if other else ""
+            raise ValueError(
+                f"this PPO policy reads observations of size {size}, got {tuple(o.shape)}{hint}"
+            )
+        if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
         if not m.any(dim=1).all():
             raise ValueError("a mask row has no legal action")

@@ -1,6 +1,11 @@
 """Agents by name: `load("random", seed=0)` or `load("heuristic", style="economic")` returns
 a ready agent with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
+Agents that fit one game only say which in their `game` attribute ("noir" for the NOIR
+heuristics and PPO policies, "district_noir" for "district-heuristic") and refuse the other
+game's observations with a ValueError naming both; "random" reads the mask only and plays
+either game.
+
 The vector environments resolve opponent names such as `opponents="random"` here, so an agent
 added to `_FACTORIES` becomes available as an opponent everywhere at once. A name that is
 the path of an existing file is a checkpoint, loaded by the loader registered for its file
@@ -13,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 
@@ -34,6 +40,15 @@ def _heuristic(style: str = "balanced"):
     return factory
 
 
+def _district_heuristic(seed: int | None = None, **kwargs: Any) -> DistrictHeuristicAgent:
+    """The District Noir heuristic (deterministic: `seed` is accepted and unused)."""
+    if kwargs:
+        raise ValueError(
+            f"agent 'district-heuristic' takes no options besides seed, got {sorted(kwargs)}"
+        )
+    return DistrictHeuristicAgent()
+
+
 def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
     """The shipped PPO policy (or the policy file at `path`); torch is imported here only."""
     from .ppo_agent import PPOAgent
@@ -46,6 +61,7 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "heuristic": _heuristic("balanced"),
     "heuristic-aggressive": _heuristic("aggressive"),
     "heuristic-economic": _heuristic("economic"),
+    "district-heuristic": _district_heuristic,  # District Noir only
 }
 
 SHIPPED_PPO_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"

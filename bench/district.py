@@ -3,7 +3,10 @@
 The loops of bench/core.py, for both games, at N = 1, 256 and 4096 games in lockstep:
   compiled  - whole games of random legal play inside numba (`random_playout`);
   python    - a Python loop over the public API: legal_action_mask -> RandomAgent.act ->
-              step, what a training loop pays per call.
+              step, what a training loop pays per call;
+  vector    - District Noir only: `make_district_vector_env` with the built-in random
+              opponent and a random learner, learner-steps/s (each also plays the
+              opponent's decisions inside; NOIR's vector figures are bench/vector.py's).
 Finished games are dealt again. Prints one table (agent-steps/s, District Noir and NOIR with
 4 players) and writes bench/results/district.json.
 
@@ -26,6 +29,7 @@ from agents.random_agent import RandomAgent
 from noir_env import district
 from noir_env.district.constants import PH_GAME_OVER
 from noir_env.district.rollout import random_playout
+from noir_env.vector import make_district_vector_env
 
 SIZES = (1, 256, 4096)
 
@@ -81,6 +85,22 @@ def python_loop(n: int, seconds: float) -> tuple[float, float]:
     return steps / dt, games / dt
 
 
+def vector_loop(n: int, seconds: float) -> tuple[float, float]:
+    """(learner-steps/s, games/s) of the District Noir vector env, a random learner against
+    the built-in random opponent (autoreset deals finished games again)."""
+    env = make_district_vector_env(n, opponents="random", seed=0, copy=False)
+    _, infos = env.reset()
+    agent = RandomAgent(seed=0)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        _, _, terminated, _, infos = env.step(agent.act(None, infos["action_mask"]))
+        steps += n
+        games += int(terminated.sum())
+    dt = time.perf_counter() - t0
+    return steps / dt, games / dt
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) every District Noir kernel the loops use."""
     for n in (1, 64):
@@ -89,6 +109,7 @@ def warm_up() -> None:
         district.step(
             state, RandomAgent(0).act(None, district.legal_action_mask(state)), strict=False
         )
+        vector_loop(n, 0.0)
 
 
 def main() -> None:
@@ -101,18 +122,18 @@ def main() -> None:
     if noir:
         noir.warm_up()
     rows = []
-    for loop_name in ("compiled", "python"):
+    loops = {"compiled": compiled_loop, "python": python_loop, "vector": vector_loop}
+    for loop_name, loop in loops.items():
         for n in SIZES:
             row = {"loop": loop_name, "N": n}
-            loop = compiled_loop if loop_name == "compiled" else python_loop
             row["district_steps_per_s"], row["district_games_per_s"] = loop(n, args.seconds)
-            if noir:
+            if noir and loop_name != "vector":
                 noir_loop = noir.compiled_loop if loop_name == "compiled" else noir.python_loop
                 row["noir_steps_per_s"], row["noir_games_per_s"] = noir_loop(n, args.seconds)
             rows.append(row)
             print(
                 f"{loop_name:9s} N={n:5d}  District Noir {row['district_steps_per_s']:>13,.0f}"
-                + (f"  NOIR {row['noir_steps_per_s']:>13,.0f}" if noir else "")
+                + (f"  NOIR {row['noir_steps_per_s']:>13,.0f}" if "noir_steps_per_s" in row else "")
                 + " agent-steps/s",
                 flush=True,
             )
@@ -120,7 +141,7 @@ def main() -> None:
     print("| loop | N | District Noir agent-steps/s | games/s | NOIR (4 players) agent-steps/s |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
-        noir_cell = f"{r['noir_steps_per_s']:,.0f}" if noir else "-"
+        noir_cell = f"{r['noir_steps_per_s']:,.0f}" if "noir_steps_per_s" in r else "-"
         print(
             f"| {r['loop']} | {r['N']} | {r['district_steps_per_s']:,.0f} | "
             f"{r['district_games_per_s']:,.1f} | {noir_cell} |"

@@ -1,13 +1,15 @@
 """noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game.
 
 Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v0"
-(`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) by
+(`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) and
+"noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`) by
 entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds one.
 """
 
 __version__ = "0.2.0"
 
 ENV_ID = "noir_env/Noir-v0"
+DISTRICT_ENV_ID = "noir_env/DistrictNoir-v0"
 
 
 def _register_gymnasium_env() -> None:
@@ -19,6 +21,12 @@ def _register_gymnasium_env() -> None:
             entry_point="noir_env.vector.single:NoirEnv",
             # gymnasium.make_vec(ENV_ID, num_envs=N) builds the batched VectorEnv directly
             vector_entry_point="noir_env.vector.gym_vector:NoirVectorEnv",
+        )
+    if DISTRICT_ENV_ID not in registry:
+        register(
+            id=DISTRICT_ENV_ID,
+            entry_point="noir_env.vector.district_single:DistrictEnv",
+            vector_entry_point="noir_env.vector.district:DistrictVectorEnv",
         )
 
 

@@ -3,6 +3,7 @@ lengths, win reasons, head-to-head, OpenSkill ratings; CSV, JSON and a PNG plot.
 
     python -m train.evaluate --agents heuristic random random random --players 4 --games 4000
     python -m train.evaluate --agents random heuristic:style=aggressive --players 3 4 --seed 1
+    python -m train.evaluate --game district_noir --agents district-heuristic random
 
 Agents are names known to `agents.load` (options as `name:key=value,...`) or checkpoint
 paths; list an agent several times to give it several seats. Files go to
@@ -22,12 +23,14 @@ import numba
 
 from noir_env.core.rules import PRESETS
 
-from .tournament import run_tournament, save
+from .tournament import GAMES, run_tournament, save
 
 
-def default_out(agents: list[str], players: list[int]) -> Path:
-    """runs/eval/<agents>_<players>p: a folder name made of the settings."""
+def default_out(agents: list[str], players: list[int], game: str = "noir") -> Path:
+    """runs/eval/[<game>_]<agents>_<players>p: a folder name made of the settings (the
+    game named unless it is NOIR)."""
     name = "_vs_".join(agents) + "_" + "-".join(str(n) for n in sorted(set(players))) + "p"
+    name = name if game == "noir" else f"{game}_{name}"
     return Path("runs") / "eval" / re.sub(r"[^A-Za-z0-9_.=-]+", "-", name)[:120]
 
 
@@ -43,12 +46,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="agent names / specs / checkpoint paths (one entrant each)",
     )
     p.add_argument(
+        "--game",
+        default="noir",
+        choices=sorted(GAMES),
+        help="the game: noir (default) or district_noir (two players)",
+    )
+    p.add_argument(
         "--players",
         nargs="+",
         type=int,
-        default=[4],
+        default=None,
         metavar="N",
-        help="players per table, 3..6 (several: each size is played)",
+        help="players per table: NOIR 3..6 (default 4; several: each size is played), "
+        "District Noir 2",
     )
     p.add_argument(
         "--games",
@@ -56,17 +66,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=1000,
         help="games per table size (rounded up to whole rounds of seatings)",
     )
-    p.add_argument("--rules", default="noirburg", choices=sorted(PRESETS))
+    p.add_argument(
+        "--rules", default=None, choices=sorted(PRESETS), help="NOIR preset (default noirburg)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument(
-        "--max-steps", type=int, default=10_000, help="decisions after which a game is truncated"
+        "--max-steps",
+        type=int,
+        default=10_000,
+        help="decisions after which a NOIR game is truncated",
     )
     p.add_argument("--slots", type=int, default=2048, help="games played at once")
     p.add_argument(
         "--ask-forced",
         action="store_true",
-        help="also call the agents on decisions with one legal action",
+        help="NOIR: also call the agents on decisions with one legal action",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true", help="no PNG plot")
@@ -98,12 +113,13 @@ def main(argv: list[str] | None = None) -> int:
             slots=args.slots,
             ask_forced=args.ask_forced,
             progress=not args.no_progress,
+            game=args.game,
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(result.table())
-    out = args.out or default_out(args.agents, args.players)
+    out = args.out or default_out(args.agents, result.config["players"], args.game)
     paths = save(result, out, plot=not args.no_plot)
     print(f"\nwritten: {', '.join(str(p) for p in paths.values())}")
     return 0

@@ -7,6 +7,12 @@
     print(result.table())
     save(result, "runs/eval/heuristic_vs_random")
 
+District Noir plays the same way with `game="district_noir"` (two seats: each round of
+K games replays one deal with the seats rotated, so with two entrants they swap seats on
+the same deal; its batched loop is `noir_env/vector/district_arena.py`):
+
+    result = run_tournament(["district-heuristic", "random"], game="district_noir", games=400)
+
 Agents are names for `agents.load` (with options as `"name:key=value,..."`), agent objects
 with a batched `act(obs, mask)`, or such callables; a mapping `{label: agent}` names them.
 The same agent listed twice is two entrants ("random", "random#2"), which is how one agent
@@ -53,11 +59,50 @@ import numpy as np
 
 from noir_env.core import constants as C
 from noir_env.core.rules import get_rules
+from noir_env.district import constants as DC
 from noir_env.vector.arena import ArenaPolicy, GameRecords, play_games
+from noir_env.vector.district_arena import play_district_games
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 REASONS = C.WIN_REASONS[1:]  # why a game was won ("" is "no winner")
 _RANK_WIN, _RANK_IN = 2.0e9, 1.0e9  # finishing-order keys: winners > still in > eliminated
+
+
+# --- games ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Game:
+    """What the tournament needs to know of a game: its table sizes, the width of a lineup
+    (seat columns), why games are won, and what a "turn" of `GameRecords.turns` is."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    win_reasons: tuple[str, ...]  # index 0: no winner
+    turn_word: str = "turns"
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The reasons a game is won (`win_reasons` without "no winner")."""
+        return self.win_reasons[1:]
+
+
+NOIR = Game("noir", "NOIR", C.MIN_PLAYERS, C.MAX_PLAYERS, tuple(C.WIN_REASONS))
+DISTRICT_NOIR = Game(
+    "district_noir", "District Noir", DC.NUM_PLAYERS, DC.NUM_PLAYERS, tuple(DC.WIN_REASONS),
+    turn_word="rounds",
+)  # fmt: skip
+GAMES = {g.name: g for g in (NOIR, DISTRICT_NOIR)}
+
+
+def get_game(name: str | Game) -> Game:
+    """A game by name ("noir", "district_noir")."""
+    if isinstance(name, Game):
+        return name
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; games: {sorted(GAMES)}") from None
 
 
 # --- entrants ---------------------------------------------------------------------------------
@@ -146,14 +191,21 @@ class Schedule:
     lineups: np.ndarray  # int64 [G, 6]
 
 
-def check_player_counts(num_players: int | Sequence[int], num_entrants: int) -> list[int]:
-    """The table sizes, sorted and unique; each in 3..6 and at most the number of entrants."""
+def check_player_counts(
+    num_players: int | Sequence[int], num_entrants: int, game: str | Game = NOIR
+) -> list[int]:
+    """The table sizes, sorted and unique; each one the game allows (NOIR: 3..6, District
+    Noir: 2) and at most the number of entrants."""
+    game = get_game(game)
+    sizes = f"{game.min_players}..{game.max_players}"
+    if game.min_players == game.max_players:
+        sizes = str(game.min_players)
     counts = sorted({int(n) for n in np.atleast_1d(num_players)})
     if not counts:
-        raise ValueError("give at least one table size (players per table, 3..6)")
+        raise ValueError(f"give at least one table size (players per table, {sizes})")
     for n in counts:
-        if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
-            raise ValueError(f"players per table must be in 3..6, got {n}")
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(f"{game.title}: players per table must be {sizes}, got {n}")
         if n > num_entrants:
             raise ValueError(
                 f"{n}-player tables need at least {n} agents, got {num_entrants}; list an "
@@ -164,22 +216,28 @@ def check_player_counts(num_players: int | Sequence[int], num_entrants: int) -> 
 
 
 def make_schedule(
-    num_entrants: int, num_players: int | Sequence[int], games: int, seed: int
+    num_entrants: int,
+    num_players: int | Sequence[int],
+    games: int,
+    seed: int,
+    game: str | Game = NOIR,
 ) -> Schedule:
     """The balanced schedule of the module docstring: per table size, ceil(games / K)
-    rounds of K games on one deal each, every entrant in every seat once per round."""
+    rounds of K games on one deal each, every entrant in every seat once per round. A
+    lineup has one column per seat of the game's largest table."""
     if int(games) < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    game = get_game(game)
     k = int(num_entrants)
     seeds, lineups = [], []
-    for n in check_player_counts(num_players, k):
+    for n in check_player_counts(num_players, k, game):
         rng = np.random.default_rng([int(seed), n])  # sizes do not shift each other's draws
         rounds = -(-int(games) // k)
         deal = rng.integers(0, 2**62, size=rounds)
         perms = np.argsort(rng.random((rounds, k)), axis=1)  # one entrant order per round
         table = (np.arange(k)[:, None] + np.arange(n)[None, :]) % k  # [K tables, n seats]
         seated = perms[:, table].reshape(rounds * k, n)
-        lineup = np.full((rounds * k, C.MAX_PLAYERS), -1, np.int64)
+        lineup = np.full((rounds * k, game.max_players), -1, np.int64)
         lineup[:, :n] = seated
         seeds.append(np.repeat(deal, k))
         lineups.append(lineup)
@@ -206,10 +264,10 @@ def wilson_interval(
 
 
 def finishing_ranks(records: GameRecords) -> np.ndarray:
-    """int32 [G, 6]: each seat's place (1 = first; equal places share the better one; 0 for
+    """int32 [G, seats]: each seat's place (1 = first; equal places share the better one; 0 for
     no seat): winners, then the players still in by score, then the eliminated, last out
     first."""
-    present = np.arange(C.MAX_PLAYERS)[None, :] < records.num_players[:, None]
+    present = np.arange(records.winners.shape[1])[None, :] < records.num_players[:, None]
     eliminated = records.out_at >= 0
     key = np.where(records.winners, _RANK_WIN, _RANK_IN + records.scores)
     key = np.where(eliminated, records.out_at.astype(np.float64), key)
@@ -236,8 +294,12 @@ def _seat_table(schedule: Schedule, records: GameRecords, ranks: np.ndarray) -> 
     }
 
 
-def summarize(labels: list[str], schedule: Schedule, records: GameRecords) -> list[dict]:
-    """One row per table size and entrant (and over all sizes if there are several)."""
+def summarize(
+    labels: list[str], schedule: Schedule, records: GameRecords, game: str | Game = NOIR
+) -> list[dict]:
+    """One row per table size and entrant (and over all sizes if there are several); wins
+    by reason use the game's reasons."""
+    reasons = get_game(game).reasons
     ranks = finishing_ranks(records)
     seats = _seat_table(schedule, records, ranks)
     sizes = sorted(set(records.num_players.tolist()))
@@ -248,11 +310,12 @@ def summarize(labels: list[str], schedule: Schedule, records: GameRecords) -> li
     for group, in_group in groups:
         for e, label in enumerate(labels):
             sel = in_group & (seats["entrant"] == e)
-            rows.append(_summary_row(group, label, {k: v[sel] for k, v in seats.items()}))
+            row_seats = {k: v[sel] for k, v in seats.items()}
+            rows.append(_summary_row(group, label, row_seats, reasons))
     return rows
 
 
-def _summary_row(group: str, label: str, s: dict) -> dict:
+def _summary_row(group: str, label: str, s: dict, reasons: Sequence[str]) -> dict:
     n = int(s["game"].size)
     wins = int(s["won"].sum())
     lo, hi = wilson_interval(wins, n)
@@ -272,7 +335,7 @@ def _summary_row(group: str, label: str, s: dict) -> dict:
         "eliminated": int(s["eliminated"].sum()),
         "truncated": int(s["truncated"].sum()),
     }
-    for k, reason in enumerate(REASONS, start=1):
+    for k, reason in enumerate(reasons, start=1):
         row[f"wins_{_slug(reason)}"] = int((s["won"] & (s["reason"] == k)).sum())
     return row
 
@@ -290,8 +353,9 @@ def head_to_head(
     k = int(num_entrants)
     score = np.zeros((k, k), np.float64)
     together = np.zeros((k, k), np.int64)
-    for qa in range(C.MAX_PLAYERS):
-        for qb in range(C.MAX_PLAYERS):
+    width = schedule.lineups.shape[1]
+    for qa in range(width):
+        for qb in range(width):
             both = (schedule.lineups[:, qa] >= 0) & (schedule.lineups[:, qb] >= 0)
             both &= schedule.lineups[:, qa] != schedule.lineups[:, qb]
             a, b = schedule.lineups[both, qa], schedule.lineups[both, qb]
@@ -340,8 +404,9 @@ class TournamentResult:
     ahead: np.ndarray  # float [K, K]: head-to-head (see `head_to_head`)
     together: np.ndarray  # int [K, K]
     ratings: list[dict]
-    seat_counts: np.ndarray  # int [K, 6]: games each entrant played in each seat
+    seat_counts: np.ndarray  # int [K, seats]: games each entrant played in each seat
     timing: dict = field(default_factory=dict)
+    game: Game = NOIR
 
     def table(self) -> str:
         """The results as readable text tables."""
@@ -372,42 +437,55 @@ def _nan_to_none(a: np.ndarray) -> list:
 
 def run_tournament(
     agents: Sequence[Any] | Mapping[str, Any],
-    num_players: int | Sequence[int] = 4,
+    num_players: int | Sequence[int] | None = None,
     games: int = 1000,
-    rules: str = "noirburg",
+    rules: str | None = None,
     seed: int = 0,
     max_steps: int = 10_000,
     slots: int = 2048,
     ask_forced: bool = False,
     progress: bool = False,
     ratings: bool = True,
+    game: str = "noir",
 ) -> TournamentResult:
     """Play a tournament (module docstring) and compute its statistics.
 
     agents: names ("random", "heuristic:style=aggressive", a checkpoint path), agent
-    objects or callables, or {label: agent}. num_players: table size(s), 3..6, at most the
-    number of agents. games: games per table size (rounded up to whole rounds). rules: a
-    preset. seed: schedule, deals and agent seeds. max_steps: decisions before a game is
-    truncated. slots: games played at once. ask_forced: call agents on decisions with one
-    legal action too. progress: a tqdm progress bar. ratings: compute OpenSkill ratings.
+    objects or callables, or {label: agent}. num_players: table size(s), at most the number
+    of agents (NOIR: 3..6, default 4; District Noir: 2). games: games per table size
+    (rounded up to whole rounds). rules: a NOIR preset (default "noirburg"). seed:
+    schedule, deals and agent seeds. max_steps: decisions before a NOIR game is truncated.
+    slots: games played at once. ask_forced: call NOIR agents on decisions with one legal
+    action too. progress: a tqdm progress bar. ratings: compute OpenSkill ratings. game:
+    "noir" or "district_noir" (two seats, alternated over the same deals; its core takes
+    forced decisions itself and a game cannot run long, so rules, max_steps and ask_forced
+    are NOIR's only).
     """
-    rules_obj = get_rules(rules)
+    spec = get_game(game)
+    if num_players is None:
+        num_players = 4 if spec is NOIR else spec.min_players
+    rules_name = _check_game_options(spec, rules, ask_forced)
     labels, policies = resolve_entrants(agents, seed)
-    schedule = make_schedule(len(labels), num_players, games, seed)
+    schedule = make_schedule(len(labels), num_players, games, seed, spec)
     bar = _progress_bar(schedule.seeds.size) if progress else None
+    update = bar.update if bar else None
     t0 = time.perf_counter()
-    records = play_games(schedule.seeds, schedule.lineups, policies, rules_obj, max_steps,
-                         slots, ask_forced, bar.update if bar else None)  # fmt: skip
+    if spec is NOIR:
+        records = play_games(schedule.seeds, schedule.lineups, policies, rules_name, max_steps,
+                             slots, ask_forced, update)  # fmt: skip
+    else:
+        records = play_district_games(schedule.seeds, schedule.lineups, policies, slots, update)
     seconds = time.perf_counter() - t0
     if bar:
         bar.close()
     ahead, together = head_to_head(len(labels), schedule, records)
     config = {
+        "game": spec.name,
         "agents": [a if isinstance(a, str) else _label_of(a) for a in _specs(agents)],
-        "players": check_player_counts(num_players, len(labels)),
+        "players": check_player_counts(num_players, len(labels), spec),
         "games_requested": int(games),
         "games": int(schedule.seeds.size),
-        "rules": rules_obj.name,
+        "rules": rules_name,
         "seed": int(seed),
         "max_steps": int(max_steps),
         "ask_forced": bool(ask_forced),
@@ -417,13 +495,27 @@ def run_tournament(
         labels=labels,
         schedule=schedule,
         records=records,
-        summary=summarize(labels, schedule, records),
+        summary=summarize(labels, schedule, records, spec),
         ahead=ahead,
         together=together,
         ratings=openskill_ratings(labels, schedule, records) if ratings else [],
         seat_counts=seat_counts(len(labels), schedule),
         timing={"seconds": seconds, "games_per_s": schedule.seeds.size / max(seconds, 1e-9)},
+        game=spec,
     )
+
+
+def _check_game_options(game: Game, rules: str | None, ask_forced: bool) -> str | None:
+    """The rules preset's name (NOIR; None for District Noir, which has no presets)."""
+    if game is NOIR:
+        return get_rules("noirburg" if rules is None else rules).name
+    if rules is not None:
+        raise ValueError(f"{game.title} has no rule presets, got rules={rules!r}")
+    if ask_forced:
+        raise ValueError(
+            f"ask_forced is NOIR's: the {game.title} core takes forced decisions itself"
+        )
+    return None
 
 
 def _specs(agents: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
@@ -437,9 +529,9 @@ def _progress_bar(total: int):
 
 
 def seat_counts(num_entrants: int, schedule: Schedule) -> np.ndarray:
-    """int [K, 6]: how many games each entrant played in each seat."""
-    out = np.zeros((num_entrants, C.MAX_PLAYERS), np.int64)
-    for q in range(C.MAX_PLAYERS):
+    """int [K, seats]: how many games each entrant played in each seat."""
+    out = np.zeros((num_entrants, schedule.lineups.shape[1]), np.int64)
+    for q in range(schedule.lineups.shape[1]):
         seated = schedule.lineups[:, q]
         out[:, q] = np.bincount(seated[seated >= 0], minlength=num_entrants)
     return out
@@ -449,8 +541,9 @@ def seat_counts(num_entrants: int, schedule: Schedule) -> np.ndarray:
 def format_tables(result: TournamentResult) -> str:
     """Per table size: one line per agent, best win rate first; then head-to-head."""
     cfg = result.config
+    rules = f", {cfg['rules']} rules" if cfg.get("rules") else ""
     lines = [
-        f"NOIR tournament: {cfg['games']} games, {cfg['rules']} rules, seed {cfg['seed']}, "
+        f"{result.game.title} tournament: {cfg['games']} games{rules}, seed {cfg['seed']}, "
         f"{result.timing.get('games_per_s', math.nan):,.0f} games/s"
     ]
     rating = {r["agent"]: r for r in result.ratings}
@@ -461,30 +554,31 @@ def format_tables(result: TournamentResult) -> str:
     for group in dict.fromkeys(r["players"] for r in result.summary):
         rows = [r for r in result.summary if r["players"] == group]
         rows.sort(key=lambda r: -r["win_rate"] if r["games"] else math.inf)
-        lines += ["", f"== {_group_title(result.records, group)} ==", head]
+        lines += ["", f"== {_group_title(result.records, group, result.game)} ==", head]
         for r in rows:
-            lines.append(_table_line(r, rating.get(r["agent"])))
+            lines.append(_table_line(r, rating.get(r["agent"]), result.game.reasons))
     lines += ["", "head-to-head: how often the row agent finished ahead of the column agent"]
     lines += _h2h_lines(result)
     return "\n".join(lines)
 
 
-def _group_title(records: GameRecords, group: str) -> str:
+def _group_title(records: GameRecords, group: str, game: Game = NOIR) -> str:
     """'4 players: 2000 games, 602 decisions and 25.1 turns a game, 0 truncated'."""
     games = records.num_players > 0 if group == "all" else records.num_players == int(group)
     title = "all table sizes" if group == "all" else f"{group} players"
     return (
         f"{title}: {int(games.sum())} games, {records.length[games].mean():.0f} decisions and "
-        f"{records.turns[games].mean():.1f} turns a game, {int(records.truncated[games].sum())} "
+        f"{records.turns[games].mean():.1f} {game.turn_word} a game, "
+        f"{int(records.truncated[games].sum())} "
         "truncated"
     )
 
 
-def _table_line(r: dict, rating: dict | None) -> str:
+def _table_line(r: dict, rating: dict | None, reasons: Sequence[str] = REASONS) -> str:
     ci = f"[{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
     mu = f"{rating['mu']:.1f} ± {rating['sigma']:.1f}" if rating else "-"
     reasons = ", ".join(
-        f"{reason} {r[f'wins_{_slug(reason)}']}" for reason in REASONS if r[f"wins_{_slug(reason)}"]
+        f"{reason} {r[f'wins_{_slug(reason)}']}" for reason in reasons if r[f"wins_{_slug(reason)}"]
     )
     return (
         f"{r['agent'][:22]:<22} {r['games']:>6} {r['win_rate']:>8.1%} {ci:>15} "
@@ -556,7 +650,7 @@ def game_rows(result: TournamentResult) -> list[dict]:
             "deal_seed": int(sch.seeds[g]),
             "seats": "|".join(seats),
             "winners": "|".join(seats[q] for q in range(n) if rec.winners[g, q]),
-            "win_reason": C.WIN_REASONS[int(rec.win_reason[g])],
+            "win_reason": result.game.win_reasons[int(rec.win_reason[g])],
             "ranks": "|".join(str(int(x)) for x in ranks[g, :n]),
             "scores": "|".join(str(int(x)) for x in rec.scores[g, :n]),
             "length": int(rec.length[g]),
@@ -596,7 +690,8 @@ def plot_win_rates(result: TournamentResult, path: str | Path) -> None:
     ax.set_xticks(np.arange(k), result.labels, rotation=20, ha="right")
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"NOIR tournament, {result.config['rules']} rules "
+    rules = f", {result.config['rules']} rules" if result.config.get("rules") else ""
+    ax.set_title(f"{result.game.title} tournament{rules} "
                  f"({result.config['games']} games; dotted: par)")  # fmt: skip
     ax.legend()
     fig.tight_layout()

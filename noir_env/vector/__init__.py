@@ -8,6 +8,8 @@
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
   supplied by the caller, rewards per seat (`selfplay`).
 - `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).
+- District Noir: `make_district_vector_env`, `make_district_sb3_vec_env` and `DistrictEnv`
+  ("noir_env/DistrictNoir-v0"), the same interfaces over `DistrictGames` (`district*`).
 
 Modules load on first use: importing `noir_env.vector` compiles nothing and imports neither
 Stable-Baselines3 nor torch.
@@ -26,6 +28,12 @@ _EXPORTS = {
     "SingleSeatGames": "engine",
     "make_selfplay_env": "selfplay",
     "SelfPlayEnv": "selfplay",
+    "make_district_vector_env": "district",
+    "DistrictVectorEnv": "district",
+    "make_district_sb3_vec_env": "district_sb3",
+    "DistrictSB3VecEnv": "district_sb3",
+    "DistrictEnv": "district_single",
+    "DistrictGames": "district_engine",
 }
 
 __all__ = sorted(_EXPORTS)

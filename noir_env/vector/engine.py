@@ -25,8 +25,10 @@ seed: a game is a function of its seed and the learner's actions.
 from __future__ import annotations
 
 import time
+from abc import abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +38,7 @@ from ..core.rules import Rules, get_rules
 from ..core.state import allocate, kernel_view
 from ..spaces import NUM_ACTIONS, OBS_SIZE, describe_illegal
 from . import _kernels as K
-from .opponents import OpponentSpec, resolve
+from .opponents import OpponentSpec, OpponentTable
 
 PARALLEL_MIN = 64  # below this many games the serial kernels beat numba's thread launch
 SEED_LIMIT = 2**62  # game seeds stay in 0 .. 2**62 - 1
@@ -143,7 +145,83 @@ class StepOut:
     ended: Ended | None  # the episodes that ended (their slots already dealt again)
 
 
-class SingleSeatGames:
+class LearnerSlots(OpponentTable):
+    """What the single-seat engines of both games share besides the opponent table (NOIR's
+    `SingleSeatGames`, District Noir's `district_engine.DistrictGames`): the arrays a step
+    fills, the check of the learner's actions and `reset`. An engine sets `num_envs`, `copy`,
+    `seed`, `seeds` (`SeedStreams`), `state`, `_all` (the slot indices) and `_buffers`
+    (None), and provides `at_learner`, `allocate` and `_deal`."""
+
+    obs_size: int = OBS_SIZE
+    num_actions: int = NUM_ACTIONS
+    num_envs: int
+    copy: bool
+    seed: int | None
+    seeds: SeedStreams
+    _all: np.ndarray
+    _buffers: tuple[np.ndarray, np.ndarray] | None
+
+    @abstractmethod
+    def at_learner(self) -> np.ndarray:
+        """bool [N]: the slots waiting for a learner decision."""
+
+    @abstractmethod
+    def allocate(self, n: int) -> Any:
+        """Storage for n games of the engine's game (dealt by `_deal`)."""
+
+    @abstractmethod
+    def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """New games in slots `games`, advanced to the learner's first decision, whose
+        observations and masks are written into those rows of obs and mask."""
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
+        each slot's next game in its seed stream (fresh entropy at the very first reset).
+        Returns the learner's observations float32 [N, obs_size] and masks int8
+        [N, num_actions]."""
+        if seed is None:
+            seed = self.seed  # the constructor's seed applies to the first reset only
+        self.seed = None
+        if seed is not None or not self.seeds.started:
+            self.seeds.restart(seed)  # checks the seed
+            self.state = self.allocate(self.num_envs)  # every slot is dealt below
+        # else: each slot's seed stream goes on with its next game
+        obs, mask = self._outputs()
+        self._deal(self._all, obs, mask)
+        return obs, mask
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
+        shapes = ((self.num_envs, self.obs_size), (self.num_envs, self.num_actions))
+        if self.copy:
+            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
+        if self._buffers is None:
+            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
+        return self._buffers
+
+    def _check_actions(self, actions) -> np.ndarray:
+        """The learner's actions as int64 [N]; raises ValueError, changing nothing, for a
+        wrong shape or type, an episode not reset, or an illegal action."""
+        if self.state is None:
+            raise ValueError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        ended = np.flatnonzero(~self.at_learner())
+        if ended.size:
+            raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
+        bad = self.illegal_position(self._all, acts)
+        if bad >= 0:
+            raise ValueError(self.illegal_message(bad, int(acts[bad])))
+        return acts
+
+
+class SingleSeatGames(LearnerSlots):
     """N games with one learner seat each and opponents played inside (module docstring).
 
     num_envs: N. num_players: 3..6, or a set of counts drawn per game. rules: a preset
@@ -184,9 +262,7 @@ class SingleSeatGames:
         self.autoreset = bool(autoreset)
         self.core_kwargs = {"ask_all": False, **(core_kwargs or {})}  # module docstring
         self.seed = seed
-        self._acts: list = []  # every policy ever set; games keep an index into it
-        self._names: list[str] = []
-        self._builtin: list[bool] = []
+        super().__init__()  # the opponent table
 
         self._all = np.arange(n, dtype=np.int64)
         self.state = None
@@ -227,44 +303,6 @@ class SingleSeatGames:
             )
         return seat
 
-    def set_opponents(self, opponents: OpponentSpec) -> None:
-        """Draw the opponents of games dealt from now on from `opponents` (a name, a policy,
-        or a mix {opponent: probability}); games in progress keep theirs."""
-        mix = resolve(opponents)
-        index = []
-        for act, name, builtin in zip(mix.acts, mix.names, mix.builtin, strict=True):
-            index.append(self._policy_index(act, name, bool(builtin)))
-        self._mix = mix
-        self._mix_index = np.array(index, np.int16)
-        self._drop_unused_policies()
-
-    def _drop_unused_policies(self) -> None:
-        """Forget policies neither the mix nor a game in progress uses (a league sets new
-        snapshot policies again and again: keep neither them alive nor the list growing)."""
-        used = np.zeros(len(self._acts), np.bool_)
-        used[self._mix_index] = True
-        if self.state is not None:
-            used[self.opponent] = True
-        if used.all():
-            return
-        remap = (np.cumsum(used) - 1).astype(np.int16)
-        self._acts = [a for a, u in zip(self._acts, used, strict=True) if u]
-        self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
-        self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
-        self._mix_index = remap[self._mix_index]
-        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
-
-    def _policy_index(self, act, name: str, builtin: bool) -> int:
-        for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
-            if b == builtin and nm == name and (builtin or a == act):
-                return k
-        if len(self._acts) >= np.iinfo(np.int16).max:
-            raise ValueError("too many different opponents set on one environment")
-        self._acts.append(act)
-        self._names.append(name)
-        self._builtin.append(builtin)
-        return len(self._acts) - 1
-
     @property
     def core_flagged_illegal(self) -> np.ndarray:
         """bool [N]: slots in which the core ever refused an action as illegal. Never
@@ -272,28 +310,7 @@ class SingleSeatGames:
         the mask."""
         return self._core_out[2]
 
-    @property
-    def opponent_names(self) -> list[str]:
-        """Names of the opponents each game's `opponent` index refers to."""
-        return list(self._names)
-
     # --- reset and deal -------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
-        each slot's next game in its seed stream (fresh entropy at the very first reset).
-        Returns the learner's observations float32 [N, OBS_SIZE] and masks int8
-        [N, NUM_ACTIONS]."""
-        if seed is None:
-            seed = self.seed  # the constructor's seed applies to the first reset only
-        self.seed = None
-        if seed is not None or not self.seeds.started:
-            self.seeds.restart(seed)  # checks the seed
-            self.state = allocate(self.num_envs)  # every slot is dealt below
-        # else: each slot's seed stream goes on with its next game
-        obs, mask = self._outputs()
-        self._deal(self._all, obs, mask)
-        return obs, mask
-
     def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """New games in slots `games`, advanced to the learner's first decision. A game
         that ends before the learner ever acts is dealt again (next seed of the slot)."""
@@ -349,33 +366,13 @@ class SingleSeatGames:
                 self._deal(games, obs, mask)
         return StepOut(obs, mask, reward, terminated, truncated, ended)
 
-    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
-        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
-        shapes = ((self.num_envs, OBS_SIZE), (self.num_envs, NUM_ACTIONS))
-        if self.copy:
-            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
-        if self._buffers is None:
-            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
-        return self._buffers
+    def at_learner(self) -> np.ndarray:
+        """bool [N]: the slots waiting for a learner decision."""
+        return self.status == K.ST_LEARNER
 
-    def _check_actions(self, actions) -> np.ndarray:
-        if self.state is None:
-            raise ValueError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,):
-            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
-        acts = acts.astype(np.int64, copy=False)
-        ended = np.flatnonzero(self.status != K.ST_LEARNER)
-        if ended.size:
-            raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
-        bad = K.first_illegal(kernel_view(self.state), self._all, acts)
-        if bad >= 0:
-            raise ValueError(describe_illegal(self.state, bad, int(acts[bad])))
-        return acts
+    def allocate(self, n: int) -> np.ndarray:
+        """Zeroed storage for n NOIR games."""
+        return allocate(n)
 
     def _run(self, games: np.ndarray, acts: np.ndarray, obs: np.ndarray, mask: np.ndarray):
         """Play acts (or only advance, -1) in `games`, then every external opponent decision
@@ -389,35 +386,13 @@ class SingleSeatGames:
             if games.size:
                 acts = self._external_actions(games)
 
-    def _external_actions(self, games: np.ndarray) -> np.ndarray:
-        """Ask each Python opponent policy for its seats' decisions in `games`, batched."""
-        acts = np.empty(games.size, np.int64)
-        seats = self.state.actor[games].astype(np.int64)
-        owner = self.opponent[games]
-        for k in np.unique(owner):
-            rows = np.flatnonzero(owner == k)
-            sub = games[rows]
-            obs, mask = self.observe_rows(sub, seats[rows])
-            acts[rows] = self._checked(int(k), self._acts[k](obs, mask.view(np.bool_)), sub)
-        return acts
+    def illegal_position(self, games: np.ndarray, actions: np.ndarray) -> int:
+        """Position of the first of `actions` its game in `games` cannot take (-1: none)."""
+        return int(K.first_illegal(kernel_view(self.state), games, actions))
 
-    def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:
-        name = self._names[k]
-        try:
-            acts = np.asarray(actions).reshape(games.size)
-        except ValueError:
-            raise ValueError(
-                f"opponent {name!r} returned actions of shape {np.shape(actions)} for "
-                f"{games.size} games"
-            ) from None
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"opponent {name!r} returned non-integer actions ({acts.dtype})")
-        acts = acts.astype(np.int64, copy=False)
-        bad = K.first_illegal(kernel_view(self.state), games, acts)
-        if bad >= 0:
-            msg = describe_illegal(self.state, int(games[bad]), int(acts[bad]))
-            raise ValueError(f"opponent {name!r} chose an illegal action: {msg}")
-        return acts
+    def illegal_message(self, game: int, action: int) -> str:
+        """The core's description of an illegal action in slot `game`."""
+        return describe_illegal(self.state, game, action)
 
     def observe_rows(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Observations float32 [E, OBS_SIZE] of `seats` in `games` and the masks int8

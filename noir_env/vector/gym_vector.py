@@ -78,6 +78,7 @@ class NoirVectorEnv(VectorEnv):
     docstring). Arguments as `make_vector_env`."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    final_keys: tuple[str, ...] = _FINAL_KEYS  # what `final_info` reports of an episode
 
     def __init__(
         self,
@@ -158,7 +159,7 @@ class NoirVectorEnv(VectorEnv):
             final_obs[g] = ended.final_obs[j]
         infos["final_obs"] = final_obs
         infos["_final_obs"] = done
-        infos["final_info"] = final_info(ended, n)
+        infos["final_info"] = final_info(ended, n, self.final_keys)
         infos["_final_info"] = done
         if self.episode_statistics:
             infos["episode"] = episode_statistics(ended, n)

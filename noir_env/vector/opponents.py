@@ -17,6 +17,7 @@ games in which one of its seats must act.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -114,3 +115,110 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
         probs=probs / probs.sum(),
         builtin=np.array([r[2] for r in resolved], np.bool_),
     )
+
+
+def as_actions(who: str, actions: Any, count: int) -> np.ndarray:
+    """A policy's answer for `count` decisions as int64 [count]; raises ValueError naming
+    `who` for the wrong number of actions or non-integers (legality is the caller's)."""
+    try:
+        acts = np.asarray(actions).reshape(count)
+    except ValueError:
+        raise ValueError(
+            f"{who} returned actions of shape {np.shape(actions)} for {count} decisions"
+        ) from None
+    if not np.issubdtype(acts.dtype, np.integer):
+        raise ValueError(f"{who} returned non-integer actions ({acts.dtype})")
+    return acts.astype(np.int64, copy=False)
+
+
+class OpponentTable(ABC):
+    """The opponents of a batch of single-seat games: every policy set so far (kept while a
+    game uses it), the mix new games draw from, each game's opponent index (`opponent`), and
+    the batched calls of the Python policies. The engines of both games (NOIR's
+    `engine.SingleSeatGames`, `district_engine.DistrictGames`) build on it; they provide
+    `state` (with an `actor` field), `observe_rows`, `illegal_position` and
+    `illegal_message`."""
+
+    state: Any
+    opponent: np.ndarray  # int16 [N]: index into the policies of each game's opponent
+
+    def __init__(self) -> None:
+        self._acts: list = []  # every policy ever set; games keep an index into it
+        self._names: list[str] = []
+        self._builtin: list[bool] = []
+
+    @abstractmethod
+    def observe_rows(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Observations of `seats` in `games` and those games' masks (the engine's)."""
+
+    @abstractmethod
+    def illegal_position(self, games: np.ndarray, actions: np.ndarray) -> int:
+        """Position of the first action its game cannot take (-1 if none; the engine's)."""
+
+    @abstractmethod
+    def illegal_message(self, game: int, action: int) -> str:
+        """Why `action` is illegal in `game` (the engine's)."""
+
+    def set_opponents(self, opponents: OpponentSpec) -> None:
+        """Draw the opponents of games dealt from now on from `opponents` (a name, a policy,
+        or a mix {opponent: probability}); games in progress keep theirs."""
+        mix = resolve(opponents)
+        index = []
+        for act, name, builtin in zip(mix.acts, mix.names, mix.builtin, strict=True):
+            index.append(self._policy_index(act, name, bool(builtin)))
+        self._mix = mix
+        self._mix_index = np.array(index, np.int16)
+        self._drop_unused_policies()
+
+    def _drop_unused_policies(self) -> None:
+        """Forget policies neither the mix nor a game in progress uses (a league sets new
+        snapshot policies again and again: keep neither them alive nor the list growing)."""
+        used = np.zeros(len(self._acts), np.bool_)
+        used[self._mix_index] = True
+        if self.state is not None:
+            used[self.opponent] = True
+        if used.all():
+            return
+        remap = (np.cumsum(used) - 1).astype(np.int16)
+        self._acts = [a for a, u in zip(self._acts, used, strict=True) if u]
+        self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
+        self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
+        self._mix_index = remap[self._mix_index]
+        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
+
+    def _policy_index(self, act, name: str, builtin: bool) -> int:
+        for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
+            if b == builtin and nm == name and (builtin or a == act):
+                return k
+        if len(self._acts) >= np.iinfo(np.int16).max:
+            raise ValueError("too many different opponents set on one environment")
+        self._acts.append(act)
+        self._names.append(name)
+        self._builtin.append(builtin)
+        return len(self._acts) - 1
+
+    @property
+    def opponent_names(self) -> list[str]:
+        """Names of the opponents each game's `opponent` index refers to."""
+        return list(self._names)
+
+    def _external_actions(self, games: np.ndarray) -> np.ndarray:
+        """Ask each Python opponent policy for its seats' decisions in `games`, batched."""
+        acts = np.empty(games.size, np.int64)
+        seats = self.state.actor[games].astype(np.int64)
+        owner = self.opponent[games]
+        for k in np.unique(owner):
+            rows = np.flatnonzero(owner == k)
+            sub = games[rows]
+            obs, mask = self.observe_rows(sub, seats[rows])
+            acts[rows] = self._checked(int(k), self._acts[k](obs, mask.view(np.bool_)), sub)
+        return acts
+
+    def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:
+        name = self._names[k]
+        acts = as_actions(f"opponent {name!r}", actions, games.size)
+        bad = self.illegal_position(games, acts)
+        if bad >= 0:
+            msg = self.illegal_message(int(games[bad]), int(acts[bad]))
+            raise ValueError(f"opponent {name!r} chose an illegal action: {msg}")
+        return acts

@@ -41,6 +41,8 @@ class NoirSB3VecEnv(VecEnv):
     """N NOIR games, the learner in one seat of each, as an SB3 VecEnv (module docstring).
     Arguments as `make_sb3_vec_env`."""
 
+    final_keys: tuple[str, ...] = _FINAL_KEYS  # the game's end, in each ended slot's info
+
     def __init__(
         self,
         num_envs: int,
@@ -84,7 +86,7 @@ class NoirSB3VecEnv(VecEnv):
         self._mask = out.mask
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if out.ended is not None:
-            _add_ended(infos, out.ended)
+            _add_ended(infos, out.ended, self.final_keys)
         return out.obs, out.reward, out.terminated | out.truncated, infos
 
     def close(self) -> None:
@@ -132,7 +134,9 @@ class NoirSB3VecEnv(VecEnv):
         return indices
 
 
-def _add_ended(infos: list[dict[str, Any]], ended: Ended) -> None:
+def _add_ended(
+    infos: list[dict[str, Any]], ended: Ended, keys: tuple[str, ...] = _FINAL_KEYS
+) -> None:
     """Fill the infos of the slots whose episode ended (SB3's keys and the game's end)."""
     for j, g in enumerate(ended.games):  # only the slots whose episode ended
         info = infos[g]
@@ -143,7 +147,7 @@ def _add_ended(infos: list[dict[str, Any]], ended: Ended) -> None:
             "l": int(ended.episode_length[j]),
             "t": round(float(ended.episode_time[j]), 6),
         }
-        for key in _FINAL_KEYS:
+        for key in keys:
             info[key] = getattr(ended, key)[j]
 
 

@@ -38,6 +38,7 @@ class NoirEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    final_keys: tuple[str, ...] = _FINAL_KEYS  # the game's end, in the last step's info
 
     def __init__(
         self,
@@ -82,7 +83,7 @@ class NoirEnv(gymnasium.Env):
         self._mask = out.mask[0]
         info = self._info()
         if out.ended is not None:
-            info.update(_final(out))
+            info.update(_final(out, self.final_keys))
         if self.render_mode == "human":
             self.render()
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
@@ -100,19 +101,23 @@ class NoirEnv(gymnasium.Env):
         self.games.set_opponents(opponents)
 
     def render(self) -> str | None:
+        """The board as text from the learner's seat ("ansi"), or printed ("human")."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode")
             return None
-        from ..noir_v0 import render_board  # the board text lives with the AEC env
-
-        g = self.games
-        if g.state is None:
+        if self.games.state is None:
             raise ValueError("call reset() before render()")
-        text = render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
+        text = self._board_text()
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    def _board_text(self) -> str:
+        from ..noir_v0 import render_board  # the board text lives with the AEC env
+
+        g = self.games
+        return render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
 
     def _info(self) -> dict[str, Any]:
         g = self.games
@@ -124,8 +129,8 @@ class NoirEnv(gymnasium.Env):
         }
 
 
-def _final(out: StepOut) -> dict[str, Any]:
+def _final(out: StepOut, keys: tuple[str, ...] = _FINAL_KEYS) -> dict[str, Any]:
     ended = out.ended
-    info = {key: getattr(ended, key)[0] for key in _FINAL_KEYS}
+    info = {key: getattr(ended, key)[0] for key in keys}
     info["episode_length"] = int(ended.episode_length[0])
     return info

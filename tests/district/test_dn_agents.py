@@ -51,7 +51,7 @@ def test_heuristic_takes_one_row_and_checks_shapes():
     batch = agent.act(obs, mask)
     assert [agent.act(obs[i], mask[i]) for i in range(3)] == batch.tolist()
     assert all(mask[i, a] for i, a in enumerate(batch))
-    with pytest.raises(ValueError, match="expected obs"):
+    with pytest.raises(ValueError, match="obs must have shape"):
         agent.act(obs[:, :10], mask)
     with pytest.raises(ValueError, match="needs a legal action"):
         agent.act(obs, np.zeros_like(mask))
