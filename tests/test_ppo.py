@@ -13,6 +13,7 @@ import torch
 from agents.ppo_agent import PolicyNet, PPOAgent, load_policy, save_policy
 from noir_env import noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from train import curves
 from train.ppo import Args, _field_docs, parse_args, parse_league, train
 
 
@@ -42,9 +43,19 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     assert ckpt["update"] == 2 and ckpt["global_step"] == 256 and len(ckpt["snapshots"]) == 2
     with pytest.raises(SystemExit, match="already holds a run"):
         train(tiny())  # a fresh run never mixes its logs into an old one
+    curves.main([str(run), "--table"])  # the learning curve of the run
+    assert (run / "learning_curve.png").stat().st_size > 1000
+    assert curves.table(curves.read_eval(run)).count("\n") == 2  # header, rule, one row
     train(tiny(total_steps=4 * 16 * 8, resume=True))
     ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
     assert ckpt["update"] == 4 and ckpt["global_step"] == 512
+
+
+def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
+    train(tiny(run_name="bc", imitate="heuristic", imitation_updates=1, league="heuristic:1"))
+    assert (in_tmp / "runs" / "bc" / "policy.pt").is_file()
+    with pytest.raises(SystemExit, match="needs a teacher"):
+        train(tiny(run_name="bc2", imitation_updates=1))
 
 
 def test_saved_policy_plays_legal_moves_everywhere(in_tmp):
