@@ -49,7 +49,12 @@ class PolicyNet(nn.Module):
         return ((obs - self.obs_mean) / torch.sqrt(self.obs_var + 1e-8)).clamp(-10.0, 10.0)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.body(self.normalize(obs))
+        return self.heads(self.normalize(obs))
+
+    def heads(self, normalized_obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits, value) of observations already scaled by `normalize` (a training update
+        scales its whole batch once instead of every minibatch in every epoch)."""
+        h = self.body(normalized_obs)
         return self.pi(h), self.v(h).squeeze(-1)
 
     @torch.no_grad()
@@ -75,6 +80,11 @@ def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Illegal actions get a logit of -1e9: probability 0, no NaN."""
     return logits.masked_fill(~mask, -1e9)
+
+
+def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities over the legal actions (illegal ones: about -1e9, probability 0)."""
+    return torch.log_softmax(masked_logits(logits, mask), dim=-1)
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:

@@ -39,7 +39,7 @@ import torch
 from torch import nn
 
 import agents
-from agents.ppo_agent import PolicyNet, PPOAgent, masked_logits, save_policy
+from agents.ppo_agent import PolicyNet, PPOAgent, masked_log_probs, save_policy
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 
@@ -105,6 +105,9 @@ class Args:
     """player count of the evaluation games"""
     checkpoint_interval: int = 10
     """updates between checkpoints (runs/<run-name>/checkpoint.pt)"""
+    bf16: bool = False
+    """bfloat16 autocast for the update's forward pass (about 1.3x faster on CPUs with AMX or
+    AVX512-BF16; the rollout and the saved policy stay float32)"""
     threads: int = 2
     """torch CPU threads"""
     resume: bool = False
@@ -297,9 +300,10 @@ def train(args: Args) -> Path:
             obs_buf[step], mask_buf[step] = next_obs, next_mask
             with torch.no_grad():
                 logits, value = net(next_obs)
-                dist = torch.distributions.Categorical(logits=masked_logits(logits, next_mask))
-                action = dist.sample()
-            act_buf[step], logp_buf[step], val_buf[step] = action, dist.log_prob(action), value
+                logp_all = masked_log_probs(logits, next_mask)
+                action = torch.multinomial(logp_all.exp(), 1).squeeze(1)
+            act_buf[step], val_buf[step] = action, value
+            logp_buf[step] = logp_all.gather(1, action[:, None]).squeeze(1)
             te = time.perf_counter()
             obs_np, reward, term, trunc, info = envs.step(action.numpy())
             env_time += time.perf_counter() - te
@@ -333,20 +337,24 @@ def train(args: Args) -> Path:
         imitating = update < args.imitation_updates
         if imitating:
             b_teacher = torch.as_tensor(teacher.act(b_obs.numpy(), b_mask.numpy()))
+        b_norm = net.normalize(b_obs)  # the statistics stay fixed during the update
         stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
         for _epoch in range(args.update_epochs):
             perm = torch.randperm(batch_size)
             for start in range(0, batch_size, minibatch):
                 mb = perm[start : start + minibatch]
-                logits, value = net(b_obs[mb])
-                dist = torch.distributions.Categorical(logits=masked_logits(logits, b_mask[mb]))
-                logp = dist.log_prob(b_act[mb])
+                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+                    logits, value = net.heads(b_norm[mb])
+                logp_all = masked_log_probs(logits.float(), b_mask[mb])
+                value = value.float()
+                logp = logp_all.gather(1, b_act[mb, None]).squeeze(1)
                 ratio = (logp - b_logp[mb]).exp()
                 if imitating:  # the teacher's choice is the target; the value fits the returns
-                    pg_loss = -dist.log_prob(b_teacher[mb]).mean()
+                    teacher_mb = b_teacher[mb, None]
+                    pg_loss = -logp_all.gather(1, teacher_mb).mean()
                     v_loss = 0.5 * ((value - b_ret[mb]) ** 2).mean()
                     stats["teacher_agreement"] = float(
-                        (dist.probs.argmax(-1) == b_teacher[mb]).float().mean()
+                        (logp_all.argmax(-1) == teacher_mb.squeeze(1)).float().mean()
                     )
                 else:
                     mb_adv = b_adv[mb]
@@ -357,7 +365,7 @@ def train(args: Args) -> Path:
                     v_loss = (
                         0.5 * torch.max((value - b_ret[mb]) ** 2, (v_clip - b_ret[mb]) ** 2).mean()
                     )
-                entropy = dist.entropy().mean()
+                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
