@@ -14,6 +14,7 @@ from agents.ppo_agent import PolicyNet, PPOAgent, load_policy, save_policy
 from noir_env import noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
+from train.export_policy import export_policy
 from train.ppo import Args, _field_docs, parse_args, parse_league, train
 
 
@@ -43,6 +44,9 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     assert ckpt["update"] == 2 and ckpt["global_step"] == 256 and len(ckpt["snapshots"]) == 2
     with pytest.raises(SystemExit, match="already holds a run"):
         train(tiny())  # a fresh run never mixes its logs into an old one
+    exported = export_policy(run, in_tmp / "exported.pt")  # the checkpoint's policy
+    x = torch.rand(3, OBS_SIZE)
+    torch.testing.assert_close(load_policy(exported)(x)[0], load_policy(policy)(x)[0])
     curves.main([str(run), "--table"])  # the learning curve of the run
     assert (run / "learning_curve.png").stat().st_size > 1000
     assert curves.table(curves.read_eval(run)).count("\n") == 2  # header, rule, one row

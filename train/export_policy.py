@@ -1,0 +1,46 @@
+"""Write the policy file of a `train.ppo` run from its latest checkpoint: for a run that was
+stopped before its end (which writes `policy.pt` itself), or to ship a run's policy.
+
+    python -m train.export_policy runs/my_run                     # -> runs/my_run/policy.pt
+    python -m train.export_policy runs/my_run --out agents/policies/ppo_noir.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import torch
+
+from agents.ppo_agent import PolicyNet, save_policy
+from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+
+
+def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    """The policy file (float16, `agents.ppo_agent.save_policy`) of `run_dir`'s checkpoint;
+    returns its path. ValueError if the folder holds no checkpoint."""
+    ckpt_path = Path(run_dir) / "checkpoint.pt"
+    if not ckpt_path.is_file():
+        raise ValueError(f"no checkpoint at {ckpt_path}: is {run_dir} a train.ppo run folder?")
+    ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+    hidden = tuple(int(h) for h in ckpt["args"]["hidden"].split(","))
+    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, hidden)
+    net.load_state_dict(ckpt["net"])
+    out = Path(out) if out else Path(run_dir) / "policy.pt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_policy(net.eval(), out)
+    print(f"{out}: update {ckpt['update']}, {ckpt['global_step']:,} learner decisions, "
+          f"{ckpt['elapsed'] / 60:.0f} min of training")  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
+    parser.add_argument("--out", help="policy file to write (default: <run_dir>/policy.pt)")
+    args = parser.parse_args(argv)
+    export_policy(args.run_dir, args.out)
+
+
+if __name__ == "__main__":
+    main()
