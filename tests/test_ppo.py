@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 import torch
 
+import agents
 from agents.ppo_agent import PolicyNet, PPOAgent, load_policy, save_policy
+from agents.registry import SHIPPED_PPO_POLICY
 from noir_env import noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
@@ -62,10 +64,9 @@ def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
         train(tiny(run_name="bc2", imitation_updates=1))
 
 
-def test_saved_policy_plays_legal_moves_everywhere(in_tmp):
-    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, (32,))
-    save_policy(net, in_tmp / "p.pt")
-    agent = PPOAgent(in_tmp / "p.pt", greedy=False, seed=3)
+def play_every_preset_and_count(agent) -> None:
+    """The agent in every seat of a game of each preset and player count (noir_v0 raises on
+    an illegal action)."""
     for rules in ("noirburg", "noirbrough", "original"):
         for n in (3, 4, 5, 6):
             env = noir_v0.env(num_players=n, rules=rules, max_steps=300)
@@ -74,7 +75,21 @@ def test_saved_policy_plays_legal_moves_everywhere(in_tmp):
                 obs, _, term, trunc, _ = env.last()
                 action = None if term or trunc else int(agent.act(obs["observation"],
                                                                   obs["action_mask"]))  # fmt: skip
-                env.step(action)  # an illegal action would raise
+                env.step(action)
+
+
+def test_saved_policy_plays_legal_moves_everywhere(in_tmp):
+    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, (32,))
+    save_policy(net, in_tmp / "p.pt")
+    play_every_preset_and_count(PPOAgent(in_tmp / "p.pt", greedy=False, seed=3))
+
+
+def test_shipped_policy_is_the_ppo_agent_and_plays_legal_moves():
+    assert SHIPPED_PPO_POLICY.is_file(), "the trained policy ships as agents/policies/ppo_noir.pt"
+    assert SHIPPED_PPO_POLICY.stat().st_size < 5_000_000, "a few MB at most"
+    assert "ppo" in agents.names()
+    play_every_preset_and_count(agents.load("ppo"))
+    play_every_preset_and_count(agents.load("ppo", greedy=False, seed=1))
 
 
 def test_policy_file_round_trip_and_errors(in_tmp):
