@@ -8,6 +8,7 @@ tournament of random, heuristic, the shipped PPO policy and the one just trained
 from __future__ import annotations
 
 import argparse
+import shutil
 import time
 from pathlib import Path
 
@@ -59,16 +60,21 @@ def print_table(rows: list[dict]) -> None:
 
 
 def train_briefly(steps: int, players: int) -> Path:
-    """A few minutes of train.ppo against random and heuristic tables; its policy file."""
+    """A few minutes of train.ppo against random and heuristic tables, the first third
+    imitating the heuristic; its policy file. Each demo starts runs/demo/ afresh."""
     from train.ppo import Args, train
 
+    shutil.rmtree(Path("runs") / "demo", ignore_errors=True)
+    num_envs, num_steps = 128, 64
     args = Args(
         run_name="demo",
         total_steps=steps,
-        num_envs=128,
-        num_steps=64,
+        num_envs=num_envs,
+        num_steps=num_steps,
         players=str(players),
         league="random:0.5,heuristic:0.5",
+        imitate="heuristic",
+        imitation_updates=max(1, steps // (num_envs * num_steps) // 3),
         eval_games=0,
     )
     return train(args)
@@ -91,13 +97,13 @@ def tournament(policy: Path, players: int, games: int) -> None:
     print(f"files: {', '.join(str(p) for p in files.values())}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="random games per preset")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--train-steps", type=int, default=200_000, help="PPO learner steps")
     parser.add_argument("--eval-games", type=int, default=2000, help="tournament games")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(
         "Compiling the rules core (about 2 minutes on the first run, cached afterwards)...",
         flush=True,
