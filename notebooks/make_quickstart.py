@@ -51,8 +51,11 @@ print(result.table())"""),
 
 `train.ppo` is a lean masked PPO in torch (`python -m train.ppo --help` lists every knob). A few
 updates against random opponents already beat chance (25%)."""),
-    ("code", """from train.ppo import Args, train
+    ("code", """import shutil
 
+from train.ppo import Args, train
+
+shutil.rmtree("runs/quickstart", ignore_errors=True)  # a fresh run each time the cell runs
 policy_path = train(Args(run_name="quickstart", total_steps=64 * 32 * 6, num_envs=64, num_steps=32,
                          league="random:1", eval_games=100, eval_interval=0, progress=False))
 print(policy_path)"""),
@@ -64,8 +67,8 @@ from IPython.display import Image, display
 from agents import PPOAgent
 from train.tournament import save
 
-entrants = {"ppo (quickstart)": PPOAgent(policy_path), "heuristic": "heuristic",
-            "random": "random", "random#2": "random"}
+entrants = {"ppo (quickstart)": PPOAgent(policy_path), "ppo (shipped)": "ppo",
+            "heuristic": "heuristic", "random": "random"}
 result = run_tournament(entrants, num_players=4, games=200, seed=1)
 print(result.table())
 files = save(result, Path("runs/eval/quickstart"))
