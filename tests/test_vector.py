@@ -224,7 +224,7 @@ def test_opponent_errors_name_the_opponent():
     env = make_vector_env(2, opponents=always_pass, learner_seat=2, seed=0)
     with pytest.raises(ValueError, match="opponent 'always_pass' chose an illegal action"):
         env.reset()
-    env = make_vector_env(2, opponents=lambda obs, mask: np.zeros(5), learner_seat=2)
+    env = make_vector_env(2, opponents=lambda obs, mask: np.zeros(5), learner_seat=2, seed=0)
     with pytest.raises(ValueError, match="non-integer|shape"):
         env.reset()
 
