@@ -52,9 +52,14 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     curves.main([str(run), "--table"])  # the learning curve of the run
     assert (run / "learning_curve.png").stat().st_size > 1000
     assert curves.table(curves.read_eval(run)).count("\n") == 2  # header, rule, one row
-    train(tiny(total_steps=4 * 16 * 8, resume=True))
+    # `--resume` from the command line keeps the run's settings; a flag given there overrides
+    resumed = parse_args(["--run-name", "t", "--resume", "--total-steps", str(4 * 16 * 8)])
+    assert resumed == tiny(total_steps=4 * 16 * 8, resume=True)
+    train(resumed)
     ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
     assert ckpt["update"] == 4 and ckpt["global_step"] == 512
+    with pytest.raises(SystemExit, match="no run at"):
+        parse_args(["--run-name", "nothing_here", "--resume"])
 
 
 def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):

@@ -3,6 +3,7 @@ read top to bottom; every knob a researcher turns is a field of `Args`).
 
     python -m train.ppo --total-steps 2000000 --num-envs 256 --run-name my_run
     python -m train.ppo --run-name my_run --resume          # continue from its checkpoint
+    python -m train.ppo --run-name my_run --resume --total-steps 4000000   # ... and extend it
     tensorboard --logdir runs
 
 The learner holds one seat per game of `noir_env.vector.make_vector_env`; every other seat is
@@ -111,28 +112,50 @@ class Args:
     threads: int = 2
     """torch CPU threads"""
     resume: bool = False
-    """continue runs/<run-name>/ from its checkpoint"""
+    """continue runs/<run-name>/ from its checkpoint, with the settings in its config.json
+    except the flags given on the command line (e.g. a larger --total-steps extends the run)"""
     progress: bool = True
     """show a progress bar"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Args from the command line: one --flag per field (--no-flag for booleans)."""
+    """Args from the command line: one --flag per field (--no-flag for booleans). With
+    --resume the run's saved settings fill in every flag not given."""
+    values = vars(_parser().parse_args(argv))
+    if values["resume"]:
+        given = vars(_parser(defaults=False).parse_args(argv))
+        values = {**_saved_config(values["run_name"]), **given}
+    return Args(**values)
+
+
+def _parser(defaults: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=None if defaults else argparse.SUPPRESS,
     )
     docs = _field_docs()
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
+        default = f.default if defaults else argparse.SUPPRESS
         if f.type == "bool":
             parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=f.default, help=help_text
+                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
             )
         else:
             kind = {"int": int, "float": float, "str": str}[f.type]
-            parser.add_argument(flag, type=kind, default=f.default, help=help_text)
-    return Args(**vars(parser.parse_args(argv)))
+            parser.add_argument(flag, type=kind, default=default, help=help_text)
+    return parser
+
+
+def _saved_config(run_name: str) -> dict:
+    """The settings a run was started with (runs/<run_name>/config.json), for --resume."""
+    path = Path("runs") / run_name / "config.json"
+    if not path.is_file():
+        raise SystemExit(f"--resume: no run at {path.parent} (no config.json)")
+    fields = {f.name for f in dataclasses.fields(Args)}
+    return {k: v for k, v in json.loads(path.read_text()).items() if k in fields}
 
 
 def _field_docs() -> dict[str, str]:
