@@ -11,7 +11,14 @@ import pytest
 import torch
 
 import agents
-from agents.ppo_agent import PolicyNet, PPOAgent, load_policy, save_policy
+from agents.ppo_agent import (
+    PolicyNet,
+    PPOAgent,
+    load_policy,
+    masked_policy,
+    sample_actions,
+    save_policy,
+)
 from agents.registry import SHIPPED_PPO_POLICY
 from noir_env import noir_v0
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
@@ -95,6 +102,51 @@ def test_shipped_policy_is_the_ppo_agent_and_plays_legal_moves():
     assert "ppo" in agents.names()
     play_every_preset_and_count(agents.load("ppo"))
     play_every_preset_and_count(agents.load("ppo", greedy=False, seed=1))
+
+
+def test_sparse_first_layer_is_the_dense_mlp_on_scaled_observations():
+    """PolicyNet reads only the nonzero columns; its outputs and gradients are those of the
+    plain MLP on the scaled (and clipped) observation."""
+    torch.manual_seed(0)
+    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, (16, 8))
+    stats = torch.rand(64, OBS_SIZE) * 3
+    stats[:, :5] = 1.0  # constant columns: a zero there clips at -10 deviations
+    net.update_obs_stats(stats)
+    x = (torch.rand(32, OBS_SIZE) < 0.05) * torch.randint(1, 9, (32, OBS_SIZE)).float()
+    x[0] = 0.0  # an all-zero row
+    x[1, :5] = 0.0
+
+    def dense(obs):
+        h = net.body(net.normalize(obs))
+        return net.pi(h), net.v(h).squeeze(-1)
+
+    outputs = []
+    for forward in (net, dense):
+        net.zero_grad()
+        logits, value = forward(x)
+        (logits.square().sum() + value.sum()).backward()
+        outputs.append((logits, value, [p.grad.clone() for p in net.parameters()]))
+    (lg_s, v_s, g_s), (lg_d, v_d, g_d) = outputs
+    torch.testing.assert_close(lg_s, lg_d, atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(v_s, v_d, atol=1e-5, rtol=1e-4)
+    for a, b in zip(g_s, g_d, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-3)
+
+
+def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.tensor([[0.0, 2.0, 1.0, 5.0]]).repeat(20_000, 1)
+    mask = torch.tensor([[True, True, True, False]]).repeat(20_000, 1)
+    logp, probs = masked_policy(logits, mask)
+    assert (probs[:, 3] == 0).all() and (logp[:, 3] < -1e8).all()
+    torch.testing.assert_close(logp.exp()[:, :3], probs[:, :3])
+    drawn = sample_actions(probs, gen)
+    freq = torch.bincount(drawn, minlength=4).float() / len(drawn)
+    torch.testing.assert_close(freq, probs[0], atol=0.015, rtol=0)
+    # a row whose only legal action is the last, and rows with one legal action anywhere
+    eye = torch.eye(4)
+    for _ in range(50):
+        assert (sample_actions(eye, gen) == torch.arange(4)).all()
 
 
 def test_policy_file_round_trip_and_errors(in_tmp):

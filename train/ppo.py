@@ -40,7 +40,14 @@ import torch
 from torch import nn
 
 import agents
-from agents.ppo_agent import PolicyNet, PPOAgent, masked_log_probs, save_policy
+from agents.ppo_agent import (
+    PolicyNet,
+    PPOAgent,
+    masked_policy,
+    nonzero_columns,
+    sample_actions,
+    save_policy,
+)
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 
@@ -255,7 +262,7 @@ def train(args: Args) -> Path:
     if args.imitation_updates and not args.imitate:
         raise SystemExit("--imitation-updates needs a teacher: --imitate <agent name>")
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     batch_size = args.num_envs * args.num_steps
     minibatch = batch_size // args.num_minibatches
     num_updates = max(1, args.total_steps // batch_size)
@@ -319,12 +326,14 @@ def train(args: Args) -> Path:
 
         # 1. rollout: num_steps learner decisions in every game
         env_time = 0.0
+        seen = torch.zeros(OBS_SIZE)  # per column: the largest value of the rollout
         for step in range(args.num_steps):
             obs_buf[step], mask_buf[step] = next_obs, next_mask
+            torch.maximum(seen, next_obs.amax(0), out=seen)
             with torch.no_grad():
                 logits, value = net(next_obs)
-                logp_all = masked_log_probs(logits, next_mask)
-                action = torch.multinomial(logp_all.exp(), 1).squeeze(1)
+                logp_all, probs = masked_policy(logits, next_mask)
+                action = sample_actions(probs)
             act_buf[step], val_buf[step] = action, value
             logp_buf[step] = logp_all.gather(1, action[:, None]).squeeze(1)
             te = time.perf_counter()
@@ -338,7 +347,10 @@ def train(args: Args) -> Path:
                 fi = info["final_info"]
                 recent_wins += fi["learner_won"][fi["_learner_won"]].astype(float).tolist()
         global_step += batch_size
-        net.update_obs_stats(obs_buf.reshape(-1, OBS_SIZE))
+        # the first layer reads only the columns this rollout set (a few hundred of 2,473)
+        columns = nonzero_columns(seen[None])
+        b_x = obs_buf.reshape(-1, OBS_SIZE)[:, columns]
+        net.update_obs_stats(b_x, columns)
 
         # 2. advantages (GAE); an episode's last decision does not bootstrap (autoreset)
         with torch.no_grad():
@@ -354,21 +366,22 @@ def train(args: Args) -> Path:
             returns = adv + val_buf
 
         # 3. update on the flattened batch: PPO, or imitation of the teacher during warm-up
-        b_obs, b_mask = obs_buf.reshape(-1, OBS_SIZE), mask_buf.reshape(-1, NUM_ACTIONS)
+        b_mask = mask_buf.reshape(-1, NUM_ACTIONS)
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
         b_adv, b_ret, b_val = adv.reshape(-1), returns.reshape(-1), val_buf.reshape(-1)
         imitating = update < args.imitation_updates
         if imitating:
-            b_teacher = torch.as_tensor(teacher.act(b_obs.numpy(), b_mask.numpy()))
-        b_norm = net.normalize(b_obs)  # the statistics stay fixed during the update
+            b_obs = obs_buf.reshape(-1, OBS_SIZE).numpy()
+            b_teacher = torch.as_tensor(teacher.act(b_obs, b_mask.numpy()))
+        b_z = net.sparse_inputs(b_x, columns)  # the statistics stay fixed during the update
         stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
         for _epoch in range(args.update_epochs):
             perm = torch.randperm(batch_size)
             for start in range(0, batch_size, minibatch):
                 mb = perm[start : start + minibatch]
                 with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
-                    logits, value = net.heads(b_norm[mb])
-                logp_all = masked_log_probs(logits.float(), b_mask[mb])
+                    logits, value = net.heads(columns, b_z[mb])
+                logp_all, probs = masked_policy(logits.float(), b_mask[mb])
                 value = value.float()
                 logp = logp_all.gather(1, b_act[mb, None]).squeeze(1)
                 ratio = (logp - b_logp[mb]).exp()
@@ -388,7 +401,7 @@ def train(args: Args) -> Path:
                     v_loss = (
                         0.5 * torch.max((value - b_ret[mb]) ** 2, (v_clip - b_ret[mb]) ** 2).mean()
                     )
-                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+                entropy = -(probs * logp_all).sum(-1).mean()
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
