@@ -115,16 +115,17 @@ def masked_policy(logits: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tenso
     return torch.log_softmax(masked, dim=-1), torch.softmax(masked, dim=-1)
 
 
-def sample_actions(probs: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
-    """One action per row drawn from `probs` (inverse CDF; an action of probability 0 is
-    never drawn; about 15x faster than torch.multinomial on CPU)."""
-    cdf = probs.cumsum(-1)
-    u = torch.rand(probs.shape[0], 1, generator=generator) * cdf[:, -1:]
-    actions = torch.searchsorted(cdf, u, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
-    # u rounded up to the total: the first cdf entry above it may not exist; take the mode
-    off = probs.gather(1, actions[:, None]).squeeze(1) == 0
-    actions[off] = probs[off].argmax(1)
-    return actions
+def sample_actions(probs: np.ndarray, rng) -> np.ndarray:
+    """int64 [B]: one action per row drawn from the unnormalized probabilities probs [B, A]
+    by inverse CDF (an action of probability 0 is never drawn; about 15x faster than
+    torch.multinomial). rng: a numpy Generator, or the np.random module."""
+    cdf = probs.cumsum(axis=1)
+    u = rng.random((probs.shape[0], 1)) * cdf[:, -1:]
+    actions = np.minimum((cdf <= u).sum(axis=1), probs.shape[1] - 1)
+    # u rounded up to the total: no cdf entry lies above it; take the mode instead
+    off = np.flatnonzero(probs[np.arange(probs.shape[0]), actions] == 0)
+    actions[off] = probs[off].argmax(axis=1)
+    return actions.astype(np.int64)
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
@@ -151,7 +152,10 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
 
 class PPOAgent:
     """Plays a PolicyNet: `act(obs, mask)` picks the most likely legal action (greedy) or
-    samples one (`greedy=False`, seeded)."""
+    samples one (`greedy=False`, seeded). It plays a numpy copy of the net's weights taken
+    when the agent is made (a net trained further needs a new agent): an opponent inside a
+    vector env is called once per decision round, often with a few rows, where torch's
+    per-call overhead (about 1 ms) would cost more than the arithmetic."""
 
     def __init__(
         self,
@@ -167,14 +171,14 @@ class PPOAgent:
             net = load_policy(path)
         self.net = net
         self.greedy = greedy
-        self.generator = torch.Generator().manual_seed(0 if seed is None else int(seed))
+        self.rng = np.random.default_rng(seed)
+        self.policy = NumpyPolicy(net)
 
-    @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""
         single = np.ndim(mask) == 1
-        o = torch.as_tensor(np.atleast_2d(obs), dtype=torch.float32)
-        m = torch.as_tensor(np.atleast_2d(mask)).bool()
+        o = np.atleast_2d(np.asarray(obs, dtype=np.float32))
+        m = np.atleast_2d(np.asarray(mask)).astype(np.bool_, copy=False)
         if o.shape[1] != self.net.config["obs_size"]:
             size = self.net.config["obs_size"]
             other = [GAME_TITLES[g] for g, n in OBS_SIZES.items() if n == o.shape[1]]
@@ -184,12 +188,48 @@ class PPOAgent:
             )
         if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
-        if not m.any(dim=1).all():
+        if not m.any(axis=1).all():
             raise ValueError("a mask row has no legal action")
-        logits = masked_logits(self.net(o)[0], m)
+        logits = np.where(m, self.policy.logits(o), -np.inf)
+        best = logits.max(axis=1, keepdims=True)
         if self.greedy:
-            a = logits.argmax(dim=1)
-        else:
-            a = sample_actions(torch.softmax(logits, dim=1), self.generator)
-        out = a.numpy().astype(np.int64)
+            out = logits.argmax(axis=1).astype(np.int64)
+        else:  # exp of finite numbers only (exp(-inf) takes a slow path)
+            probs = np.exp(np.where(m, logits - best, 0.0)) * m
+            out = sample_actions(probs, self.rng)
         return out[0] if single else out
+
+
+class NumpyPolicy:
+    """A PolicyNet's policy head as numpy arrays (the same function, float32): the scaled
+    observation's nonzero columns through the first layer, tanh layers, the logits."""
+
+    @torch.no_grad()
+    def __init__(self, net: PolicyNet):
+        first = net.body[0]
+        zero = net.normalize(torch.zeros_like(net.obs_mean))
+        self.mean = net.obs_mean.numpy().copy()
+        self.std = torch.sqrt(net.obs_var + 1e-8).numpy().copy()
+        self.zero = zero.numpy().copy()
+        self.first_t = first.weight.t().contiguous().numpy()  # [obs, hidden]: rows by column
+        self.first_bias = first(zero).numpy().copy()  # W @ scaled(0) + b
+        self.layers = [(lin.weight.t().contiguous().numpy(), lin.bias.numpy().copy())
+                       for lin in net.body[2::2]]  # fmt: skip
+        self.pi = (net.pi.weight.t().contiguous().numpy(), net.pi.bias.numpy().copy())
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """float32 [B, actions]: the unmasked logits of observations obs [B, obs]."""
+        columns = np.flatnonzero(obs.max(axis=0) > 0)  # observations are >= 0
+        x = obs[:, columns]
+        scaled = np.clip((x - self.mean[columns]) / self.std[columns], -10.0, 10.0)
+        z = np.where(x != 0, scaled - self.zero[columns], np.float32(0.0))
+        h = np.tanh(self.first_bias + _matmul(z, self.first_t[columns]))
+        for w, b in self.layers:
+            h = np.tanh(_matmul(h, w) + b)
+        return _matmul(h, self.pi[0]) + self.pi[1]
+
+
+def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b in torch's thread pool: numpy's OpenBLAS threads keep spinning after a call
+    and slow down the compiled game kernels that run next (measured: 2x)."""
+    return torch.from_numpy(a).mm(torch.from_numpy(b)).numpy()

@@ -12,6 +12,7 @@ import torch
 
 import agents
 from agents.ppo_agent import (
+    NumpyPolicy,
     PolicyNet,
     PPOAgent,
     load_policy,
@@ -131,22 +132,24 @@ def test_sparse_first_layer_is_the_dense_mlp_on_scaled_observations():
     torch.testing.assert_close(v_s, v_d, atol=1e-5, rtol=1e-4)
     for a, b in zip(g_s, g_d, strict=True):
         torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-3)
+    # PPOAgent plays the same function in numpy
+    np.testing.assert_allclose(NumpyPolicy(net).logits(x.numpy()), lg_d.detach(), atol=1e-5)
 
 
 def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():
-    gen = torch.Generator().manual_seed(0)
+    rng = np.random.default_rng(0)
     logits = torch.tensor([[0.0, 2.0, 1.0, 5.0]]).repeat(20_000, 1)
     mask = torch.tensor([[True, True, True, False]]).repeat(20_000, 1)
     logp, probs = masked_policy(logits, mask)
     assert (probs[:, 3] == 0).all() and (logp[:, 3] < -1e8).all()
     torch.testing.assert_close(logp.exp()[:, :3], probs[:, :3])
-    drawn = sample_actions(probs, gen)
-    freq = torch.bincount(drawn, minlength=4).float() / len(drawn)
-    torch.testing.assert_close(freq, probs[0], atol=0.015, rtol=0)
+    drawn = sample_actions(probs.numpy(), rng)
+    freq = np.bincount(drawn, minlength=4) / len(drawn)
+    np.testing.assert_allclose(freq, probs[0].numpy(), atol=0.015)
     # a row whose only legal action is the last, and rows with one legal action anywhere
-    eye = torch.eye(4)
+    eye = np.eye(4, dtype=np.float32)
     for _ in range(50):
-        assert (sample_actions(eye, gen) == torch.arange(4)).all()
+        assert (sample_actions(eye, rng) == np.arange(4)).all()
 
 
 def test_policy_file_round_trip_and_errors(in_tmp):

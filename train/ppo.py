@@ -333,7 +333,7 @@ def train(args: Args) -> Path:
             with torch.no_grad():
                 logits, value = net(next_obs)
                 logp_all, probs = masked_policy(logits, next_mask)
-                action = sample_actions(probs)
+                action = torch.from_numpy(sample_actions(probs.numpy(), np.random))
             act_buf[step], val_buf[step] = action, value
             logp_buf[step] = logp_all.gather(1, action[:, None]).squeeze(1)
             te = time.perf_counter()
