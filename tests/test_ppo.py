@@ -70,6 +70,25 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
         parse_args(["--run-name", "nothing_here", "--resume"])
 
 
+def test_training_is_reproducible_with_a_seed_and_logs_episodes(in_tmp):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    nets = []
+    for name in ("a", "b"):
+        train(tiny(run_name=name, seed=5, total_steps=16 * 16 * 8, snapshot_interval=4))
+        nets.append(load_policy(in_tmp / "runs" / name / "policy.pt").state_dict())
+    for key, value in nets[0].items():
+        torch.testing.assert_close(value, nets[1][key], atol=0, rtol=0, msg=key)
+    events = EventAccumulator(str(next((in_tmp / "runs" / "a").glob("events.*"))))
+    events.Reload()
+    tags = events.Tags()["scalars"]
+    for tag in ("charts/episode_return", "charts/episode_length", "charts/steps_per_s",
+                "losses/pg_loss", "eval/win_rate_vs_random"):  # fmt: skip
+        assert tag in tags, tag
+    returns = [e.value for e in events.Scalars("charts/episode_return")]
+    assert all(-1.0 <= r <= 1.0 for r in returns)
+
+
 def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
     train(tiny(run_name="bc", imitate="heuristic", imitation_updates=1, league="heuristic:1"))
     assert (in_tmp / "runs" / "bc" / "policy.pt").is_file()

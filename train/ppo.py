@@ -318,7 +318,9 @@ def train(args: Args) -> Path:
     from tqdm import tqdm
 
     bar = tqdm(total=num_updates, initial=start_update, disable=not args.progress, unit="upd")
-    recent_wins: list[float] = []
+    recent_wins: list[float] = []  # learner episodes of the last updates (train league)
+    recent_returns: list[float] = []
+    recent_lengths: list[float] = []
     for update in range(start_update, num_updates):
         t0 = time.perf_counter()
         if args.anneal_lr:
@@ -346,6 +348,9 @@ def train(args: Args) -> Path:
             if "final_info" in info:
                 fi = info["final_info"]
                 recent_wins += fi["learner_won"][fi["_learner_won"]].astype(float).tolist()
+                ended = info["_episode"]
+                recent_returns += info["episode"]["r"][ended].tolist()
+                recent_lengths += info["episode"]["l"][ended].tolist()
         global_step += batch_size
         # the first layer reads only the columns this rollout set (a few hundred of 2,473)
         columns = nonzero_columns(seen[None])
@@ -424,9 +429,12 @@ def train(args: Args) -> Path:
         writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
         if recent_wins:
             writer.add_scalar("charts/train_win_rate", np.mean(recent_wins), global_step)
+            writer.add_scalar("charts/episode_return", np.mean(recent_returns), global_step)
+            writer.add_scalar("charts/episode_length", np.mean(recent_lengths), global_step)
         bar.set_postfix(sps=f"{batch_size / dt:,.0f}", win=f"{np.mean(recent_wins or [0]):.2f}")
         bar.update(1)
         recent_wins = recent_wins[-2000:]
+        recent_returns, recent_lengths = recent_returns[-2000:], recent_lengths[-2000:]
         done_updates = update + 1
         if "self" in weights and done_updates % args.snapshot_interval == 0:
             snapshots = [*snapshots, snapshot(net)][-args.snapshots_kept :]
