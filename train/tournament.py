@@ -547,8 +547,9 @@ def format_tables(result: TournamentResult) -> str:
         f"{result.timing.get('games_per_s', math.nan):,.0f} games/s"
     ]
     rating = {r["agent"]: r for r in result.ratings}
+    width = max(22, *(len(r["agent"]) for r in result.summary))  # names are never cut
     head = (
-        f"{'agent':<22} {'games':>6} {'win rate':>8} {'95% CI':>15} {'par':>6} "
+        f"{'agent':<{width}} {'games':>6} {'win rate':>8} {'95% CI':>15} {'par':>6} "
         f"{'score':>6} {'rank':>5} {'length':>7} {'rating':>14}  wins by reason"
     )
     for group in dict.fromkeys(r["players"] for r in result.summary):
@@ -556,7 +557,7 @@ def format_tables(result: TournamentResult) -> str:
         rows.sort(key=lambda r: -r["win_rate"] if r["games"] else math.inf)
         lines += ["", f"== {_group_title(result.records, group, result.game)} ==", head]
         for r in rows:
-            lines.append(_table_line(r, rating.get(r["agent"]), result.game.reasons))
+            lines.append(_table_line(r, rating.get(r["agent"]), result.game.reasons, width))
     lines += ["", "head-to-head: how often the row agent finished ahead of the column agent"]
     lines += _h2h_lines(result)
     return "\n".join(lines)
@@ -574,14 +575,16 @@ def _group_title(records: GameRecords, group: str, game: Game = NOIR) -> str:
     )
 
 
-def _table_line(r: dict, rating: dict | None, reasons: Sequence[str] = REASONS) -> str:
+def _table_line(
+    r: dict, rating: dict | None, reasons: Sequence[str] = REASONS, width: int = 22
+) -> str:
     ci = f"[{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
     mu = f"{rating['mu']:.1f} ± {rating['sigma']:.1f}" if rating else "-"
     reasons = ", ".join(
         f"{reason} {r[f'wins_{_slug(reason)}']}" for reason in reasons if r[f"wins_{_slug(reason)}"]
     )
     return (
-        f"{r['agent'][:22]:<22} {r['games']:>6} {r['win_rate']:>8.1%} {ci:>15} "
+        f"{r['agent']:<{width}} {r['games']:>6} {r['win_rate']:>8.1%} {ci:>15} "
         f"{r['par']:>6.1%} {r['mean_score']:>6.1f} {r['mean_rank']:>5.2f} "
         f"{r['mean_length']:>7.0f} {mu:>14}  {reasons}"
     )
