@@ -2,8 +2,10 @@
 
 `PolicyNet` is a masked actor-critic MLP over NOIR's flat observation. It keeps the running
 mean and variance of the observations it was trained on as buffers, so a saved policy file is
-self-contained: `PPOAgent(path)` plays it with the batched agent protocol
-`act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or sampled).
+self-contained. Its first layer reads only the columns that are nonzero somewhere in the
+batch (a NOIR observation has about 80 nonzero entries of 2,473): the same function as the
+dense layer at a fraction of the cost. `PPOAgent(path)` plays a policy with the batched agent
+protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or sampled), in numpy.
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...})`
 with float16 weights (the shipped policy is a few MB); `save_policy` / `load_policy` write and
