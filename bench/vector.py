@@ -1,16 +1,19 @@
-"""Throughput of the single-seat training interfaces: learner-steps/s with random opponents.
+"""Throughput of the single-seat training interfaces: learner-steps/s with random and with
+heuristic opponents.
 
 A learner-step is one decision of the learner: one `step` advances every game through all
 opponent decisions up to the learner's next one (or the end of its episode, then deals a new
-game). The learner plays uniformly random legal actions (RandomAgent over the masks). Rows:
+game). The learner plays uniformly random legal actions (RandomAgent over the masks). Rows,
+for each opponent (the built-in uniform random one, inside the compiled loop; the
+heuristic, called once per decision round with every game that waits for it):
   vector N        - `make_vector_env(N)` (Gymnasium VectorEnv), N = 1, 64, 1024, 4096,
                     and N = 4096 with copy=False (observation buffers reused);
   DummyVecEnv x16 - SB3's `make_vec_env("noir_env/Noir-v0", n_envs=16)`, the standard
                     single-env path, with masks through env_method("action_masks").
-Prints a table, the ratio of the best vector row to the DummyVecEnv row, and writes
-bench/results/vector.json.
+Prints a table, the ratio of the N=4096 row to the DummyVecEnv row for each opponent, and
+writes bench/results/vector.json.
 
-    python bench/vector.py [--seconds 3]
+    python bench/vector.py [--seconds 3] [--opponents random heuristic]
 
 Targets (issue 8, 2-core machine): >= 300,000 learner-steps/s at N=4096 with random
 opponents and >= 25x the DummyVecEnv path.
@@ -34,9 +37,11 @@ SIZES = (1, 64, 1024, 4096)
 DUMMY_ENVS = 16
 
 
-def vector_rate(n: int, seconds: float, copy: bool = True) -> tuple[float, float]:
+def vector_rate(
+    n: int, seconds: float, copy: bool = True, opponents: str = "random"
+) -> tuple[float, float]:
     """(learner-steps/s, learner episodes/s) of make_vector_env(n)."""
-    env = make_vector_env(n, num_players=4, opponents="random", seed=0, copy=copy)
+    env = make_vector_env(n, num_players=4, opponents=opponents, seed=0, copy=copy)
     agent = RandomAgent(seed=0)
     obs, infos = env.reset()
     for _ in range(3):  # warm-up: compiles or loads the kernels before the clock starts
@@ -51,11 +56,12 @@ def vector_rate(n: int, seconds: float, copy: bool = True) -> tuple[float, float
     return steps / dt, episodes / dt
 
 
-def dummy_vec_rate(seconds: float) -> tuple[float, float]:
+def dummy_vec_rate(seconds: float, opponents: str = "random") -> tuple[float, float]:
     """(learner-steps/s, episodes/s) of SB3's DummyVecEnv over the registered single env."""
     from stable_baselines3.common.env_util import make_vec_env
 
-    env = make_vec_env("noir_env/Noir-v0", n_envs=DUMMY_ENVS, seed=0, env_kwargs={"num_players": 4})
+    kwargs = {"num_players": 4, "opponents": opponents}
+    env = make_vec_env("noir_env/Noir-v0", n_envs=DUMMY_ENVS, seed=0, env_kwargs=kwargs)
     agent = RandomAgent(seed=0)
     obs = env.reset()
     for _ in range(3):
@@ -74,31 +80,45 @@ def dummy_vec_rate(seconds: float) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    args = parser.parse_args()
-    rows = []
-    for n, copy in [*((n, True) for n in SIZES), (SIZES[-1], False)]:
-        sps, eps = vector_rate(n, args.seconds, copy)
-        path = f"vector N={n}" + ("" if copy else " copy=False")
-        rows.append({"path": path, "learner_steps_per_s": sps, "episodes_per_s": eps})
-        print(f"{path:22s} {sps:>11,.0f} learner-steps/s  {eps:>9,.1f} episodes/s", flush=True)
-    sps, eps = dummy_vec_rate(args.seconds)
-    rows.append(
-        {"path": f"DummyVecEnv x{DUMMY_ENVS}", "learner_steps_per_s": sps, "episodes_per_s": eps}
+    parser.add_argument(
+        "--opponents", nargs="+", default=["random", "heuristic"], help="opponents to measure"
     )
-    print(f"{rows[-1]['path']:22s} {sps:>11,.0f} learner-steps/s  {eps:>9,.1f} episodes/s")
-    ratio = rows[len(SIZES) - 1]["learner_steps_per_s"] / sps
+    args = parser.parse_args()
+    rows, ratios = [], {}
+    for opponents in args.opponents:
+        for n, copy in [*((n, True) for n in SIZES), (SIZES[-1], False)]:
+            sps, eps = vector_rate(n, args.seconds, copy, opponents)
+            rows.append(
+                _row(opponents, f"vector N={n}" + ("" if copy else " copy=False"), sps, eps)
+            )
+        sps, eps = dummy_vec_rate(args.seconds, opponents)
+        rows.append(_row(opponents, f"DummyVecEnv x{DUMMY_ENVS}", sps, eps))
+        ratios[opponents] = rows[-3]["learner_steps_per_s"] / sps  # the N=4096 (copy=True) row
     print()
-    print("| path (random opponents, 4 players) | learner-steps/s | episodes/s |")
-    print("|---|---:|---:|")
+    print("| opponents | path (4 players) | learner-steps/s | episodes/s |")
+    print("|---|---|---:|---:|")
     for r in rows:
-        print(f"| {r['path']} | {r['learner_steps_per_s']:,.0f} | {r['episodes_per_s']:,.1f} |")
-    print(f"\nvector N={SIZES[-1]} / DummyVecEnv x{DUMMY_ENVS}: {ratio:.1f}x")
+        print(
+            f"| {r['opponents']} | {r['path']} | {r['learner_steps_per_s']:,.0f} "
+            f"| {r['episodes_per_s']:,.1f} |"
+        )
+    print()
+    for opponents, ratio in ratios.items():
+        print(
+            f"{opponents} opponents: vector N={SIZES[-1]} / DummyVecEnv x{DUMMY_ENVS}: {ratio:.1f}x"
+        )
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "seconds": args.seconds}
     (out / "vector.json").write_text(
-        json.dumps({"meta": meta, "rows": rows, "ratio": ratio}, indent=2)
+        json.dumps({"meta": meta, "rows": rows, "ratios": ratios}, indent=2)
     )
+
+
+def _row(opponents: str, path: str, sps: float, eps: float) -> dict:
+    print(f"{opponents:10s} {path:22s} {sps:>11,.0f} learner-steps/s  {eps:>9,.1f} episodes/s",
+          flush=True)  # fmt: skip
+    return {"opponents": opponents, "path": path, "learner_steps_per_s": sps, "episodes_per_s": eps}
 
 
 if __name__ == "__main__":
