@@ -54,6 +54,11 @@ class PolicyNet(nn.Module):
             mean, var = mean[columns], var[columns]
         return ((obs - mean) / torch.sqrt(var + 1e-8)).clamp(-10.0, 10.0)
 
+    def scaled_zero(self) -> torch.Tensor:
+        """`normalize` of an all-zero observation: what the first layer sees in a column
+        where the observation is 0."""
+        return self.normalize(torch.zeros_like(self.obs_mean))
+
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         columns = nonzero_columns(obs)
         return self.heads(columns, self.sparse_inputs(obs[:, columns], columns))
@@ -63,15 +68,13 @@ class PolicyNet(nn.Module):
         batch is zero), scaled, minus the scaled value of a zero. A NOIR observation has about
         80 nonzero entries out of 2,473, so the first layer reads a few hundred columns, not
         all of them. The statistics must stay fixed while z is in use (one training update)."""
-        zero = self.normalize(torch.zeros_like(columns, dtype=x.dtype), columns)
-        return torch.where(x != 0, self.normalize(x, columns) - zero, 0.0)
+        return torch.where(x != 0, self.normalize(x, columns) - self.scaled_zero()[columns], 0.0)
 
     def heads(self, columns: torch.Tensor, z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits, value) from `sparse_inputs`. Exactly the MLP on the scaled observation:
         first layer = W @ scaled(0) + b + W[:, columns] @ z."""
         first = self.body[0]
-        zero_obs = self.normalize(torch.zeros_like(self.obs_mean))
-        h = first(zero_obs) + z @ first.weight[:, columns].t()
+        h = first(self.scaled_zero()) + z @ first.weight[:, columns].t()
         h = self.body[1:](h)
         return self.pi(h), self.v(h).squeeze(-1)
 
@@ -209,7 +212,7 @@ class NumpyPolicy:
     @torch.no_grad()
     def __init__(self, net: PolicyNet):
         first = net.body[0]
-        zero = net.normalize(torch.zeros_like(net.obs_mean))
+        zero = net.scaled_zero()
         self.mean = net.obs_mean.numpy().copy()
         self.std = torch.sqrt(net.obs_var + 1e-8).numpy().copy()
         self.zero = zero.numpy().copy()
