@@ -20,9 +20,9 @@ import numpy as np
 
 from agents import load
 from agents.heuristic import STYLES
-from agents.match import play
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from train.match import play
 
 
 def interval(share: np.ndarray) -> str:

@@ -9,11 +9,11 @@ import pytest
 
 from agents import HeuristicAgent, RandomAgent, load, names
 from agents.heuristic import STYLES, Style
-from agents.match import play, seat_agents
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.core.observe import O_PHASE
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from train.match import play, seat_agents
 
 PRESETS = ("noirburg", "noirbrough", "original")
 DECISION_PHASES = set(range(C.NUM_PHASES)) - {C.PH_GAME_OVER}

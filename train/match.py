@@ -2,7 +2,7 @@
 seats, on the tournament arena (`noir_env.vector.arena.play_games`).
 
     from agents import load
-    from agents.match import play
+    from train.match import play
     result = play([load("heuristic"), load("random")], lineup=[0, 1, 1, 1], num_games=400)
     result.win_share[:, 0].mean()     # the heuristic's share of the wins
 
