@@ -23,6 +23,7 @@ from noir_env.core.observe import (
     O_HAND,
     O_SELPOW,
 )
+from noir_env.core.refcount import borrowed
 
 from ._heuristic_attack import (
     W_ARMS,
@@ -301,6 +302,7 @@ def continue_attack(o, info, mask, sc):
 def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
+    o, mask, w = borrowed(o), borrowed(mask), borrowed(w)
     sc = np.full(mask.shape[0], NEG)
     count, only = 0, -1
     for a in range(mask.shape[0]):

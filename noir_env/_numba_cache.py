@@ -18,7 +18,7 @@ _SOURCES = [
     p
     for folder in (_ROOT / "core", _ROOT / "district", _ROOT / "vector", _ROOT.parent / "agents")
     for p in sorted(folder.glob("*.py"))
-    if "@njit" in p.read_text()
+    if "@njit" in p.read_text() or "@intrinsic" in p.read_text()
 ]
 
 

@@ -27,6 +27,7 @@ from .countdown import score
 from .mask import fill_mask
 from .observe import OBS_SIZE, observe_batch
 from .reactions import holds_reaction
+from .refcount import borrowed
 from .rng import seed_to_state
 from .rules import Rules, get_rules, rules_of, rules_row
 from .state import State, allocate, batch_size, kernel_view, take
@@ -98,6 +99,7 @@ def is_legal(s, i, a):
 
 @njit(cache=True)
 def step_one(s, i, a, rewards, done, illegal):
+    s = borrowed(s)  # every rule kernel below takes s: no reference counting (refcount.py)
     if s[i].phase == C.PH_GAME_OVER:
         done[i] = True
         return
@@ -175,6 +177,7 @@ def _step_unguarded(s, a):
 
 @njit(cache=True)
 def init_one(s, i, n):
+    s = borrowed(s)
     r = rules_of(s, i)
     init_game(s, r, i, n)
     settle(s, r, i)

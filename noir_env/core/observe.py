@@ -9,6 +9,7 @@ from numba import njit
 
 from . import constants as C
 from .board import in_first_round
+from .refcount import borrowed
 from .rules import NUM_RULE_FIELDS, RULE_FIELDS
 
 RULE_PREP_FIRST = RULE_FIELDS.index("prep_first")
@@ -171,6 +172,7 @@ def _rel(s, i, seat, other):
 @njit(cache=True)
 def write_observation(s, i, seat, o):
     """Fill the float32 vector `o` with what `seat` sees of game i (zeros elsewhere)."""
+    s, o = borrowed(s), borrowed(o)
     o[:] = 0.0
     n = s[i].num_players
     o[O_PHASE + s[i].phase] = 1.0

@@ -12,6 +12,7 @@ from numba import njit, prange
 from . import constants as C
 from .api import step_one
 from .mask import count_legal, nth_legal
+from .refcount import borrowed
 from .state import State, kernel_view
 from .validate import MESSAGES, first_violation
 
@@ -34,6 +35,8 @@ def random_legal_action(mask_row, agent_rng, i):
 
 @njit(cache=True)
 def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    s, agent_rng, rewards, done, illegal = (borrowed(s), borrowed(agent_rng), borrowed(rewards),
+                                            borrowed(done), borrowed(illegal))  # fmt: skip
     for _ in range(max_steps):
         if s[i].phase == C.PH_GAME_OVER:
             return

@@ -16,6 +16,7 @@ from numba import njit, prange
 from ..core import constants as C
 from ..core.api import is_legal, step_one, write_outcome
 from ..core.observe import write_observation
+from ..core.refcount import borrowed
 from ..core.rollout import random_legal_action
 
 ST_LEARNER = 0  # the learner must decide
@@ -72,7 +73,10 @@ def advance(s, i, learner, builtin, opp_rng, alive_prev, trace, max_steps, rew, 
 def _run_one(s, i, a, learner, builtin, opp_rng, alive_prev, trace, max_steps, status, obs,
              mask, tmp):  # fmt: skip
     """Play action `a` in game i (none if a < 0), advance it, write the learner's view."""
-    rew, done, ill = tmp
+    s, learner, builtin = borrowed(s), borrowed(learner), borrowed(builtin)
+    opp_rng, alive_prev, trace, status = (borrowed(opp_rng), borrowed(alive_prev),
+                                          borrowed(trace), borrowed(status))  # fmt: skip
+    rew, done, ill = borrowed(tmp[0]), borrowed(tmp[1]), borrowed(tmp[2])
     if a >= 0:
         play(s, i, a, alive_prev, trace, rew, done, ill)
     st = advance(s, i, learner, builtin, opp_rng, alive_prev, trace, max_steps, rew, done, ill)

@@ -39,6 +39,7 @@ from .. import core
 from ..core import constants as C
 from ..core.api import step_one
 from ..core.mask import count_legal, nth_legal
+from ..core.refcount import borrowed
 from ..core.rollout import random_legal_action
 from ..core.rules import Rules, get_rules
 from ..core.state import allocate, kernel_view
@@ -116,6 +117,9 @@ def _advance(s, i, builtin, ask_forced, agent_rng, out_at, max_steps, rew, done,
 @njit(cache=True)
 def _run_one(s, i, a, builtin, ask_forced, agent_rng, out_at, max_steps, status, rew, done,
              ill):  # fmt: skip
+    s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
+    out_at = borrowed(out_at)
+    rew, done, ill = borrowed(rew), borrowed(done), borrowed(ill)
     if a >= 0:
         _play(s, i, a, out_at, rew, done, ill)
     status[i] = _advance(s, i, builtin, ask_forced, agent_rng, out_at, max_steps, rew, done, ill)
