@@ -17,7 +17,7 @@ from .board import (
     num_gangsters,
     place_counts,
 )
-from .reactions import playable, target_ok, turncoat_can_take
+from .reactions import holds_reaction, playable, target_ok, turncoat_can_take
 
 S = C.NUM_SLOTS
 
@@ -29,8 +29,11 @@ def _set(m, a):
 
 @njit(cache=True)
 def _reactions(s, r, i, x, m):
+    # this runs at almost every decision: look at the hand before calling `playable`
+    if not holds_reaction(s, i, x):
+        return
     for kind in range(6):
-        if playable(s, r, i, x, kind):
+        if s[i].hand[x, C.PLAY_CARD[kind]] > 0 and playable(s, r, i, x, kind):
             _set(m, C.A_PLAY + kind)
 
 
@@ -143,6 +146,8 @@ def _reaction_targets(s, r, i, x, m):
             continue
         base = C.A_TARGET + (rel - 1) * C.NUM_TARGETS
         for t in range(C.NUM_TARGETS):
+            if t < S and s[i].biz[q, t] == 0:
+                continue  # an empty slot is no target of any reaction (fewer calls)
             if target_ok(s, r, i, x, kind, q, t):
                 _set(m, base + t)
 
