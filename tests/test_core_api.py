@@ -216,7 +216,6 @@ def test_malformed_positions_name_the_problem(patch, message):
         state_from_dict(d)
 
 
-
 def test_borrowed_view_shares_the_data_and_leaves_the_reference_count_alone():
     """core.refcount.borrowed: the kernels' view without reference counting reads and writes
     the array itself, and the array's own count is the same after many calls."""
