@@ -17,7 +17,7 @@ from .board import (
     num_gangsters,
     place_counts,
 )
-from .reactions import holds_reaction, playable, target_ok, turncoat_can_take
+from .reactions import playable, target_ok, turncoat_can_take
 
 S = C.NUM_SLOTS
 
@@ -30,8 +30,6 @@ def _set(m, a):
 @njit(cache=True)
 def _reactions(s, r, i, x, m):
     # this runs at almost every decision: look at the hand before calling `playable`
-    if not holds_reaction(s, i, x):
-        return
     for kind in range(6):
         if s[i].hand[x, C.PLAY_CARD[kind]] > 0 and playable(s, r, i, x, kind):
             _set(m, C.A_PLAY + kind)

@@ -3,9 +3,10 @@
 An array that comes from Python carries a NRT meminfo, and numba increments and decrements
 its count (atomic `lock inc/dec`) every time the array is passed to a compiled function that
 is not inlined. The rules core passes the state array `s` through dozens of such calls per
-decision: measured with perf, those atomics took about 40% of a random playout's time, and
-more when the threads of a parallel kernel bump the same counter. A view whose meminfo is
-null skips them (numba's NRT_incref/NRT_decref return at once on null).
+decision: measured with perf, those atomics took about 40% of a serial random playout's time.
+A view whose meminfo is null skips them (numba's NRT_incref/NRT_decref return at once on
+null). Measured: a serial playout 20-27% faster, the parallel playout loop unchanged, the
+vector env at N=4096 (parallel, many calls per learner step) 15-20% faster.
 
 The caller keeps the original array alive for as long as the view is used: take the view at
 the top of a kernel's per-game function, use it there and in what that calls, never store or

@@ -74,8 +74,7 @@ def _run_one(s, i, a, learner, builtin, opp_rng, alive_prev, trace, max_steps, s
              mask, tmp):  # fmt: skip
     """Play action `a` in game i (none if a < 0), advance it, write the learner's view."""
     s, learner, builtin = borrowed(s), borrowed(learner), borrowed(builtin)
-    opp_rng, alive_prev, trace, status = (borrowed(opp_rng), borrowed(alive_prev),
-                                          borrowed(trace), borrowed(status))  # fmt: skip
+    opp_rng, alive_prev, trace = borrowed(opp_rng), borrowed(alive_prev), borrowed(trace)
     rew, done, ill = borrowed(tmp[0]), borrowed(tmp[1]), borrowed(tmp[2])
     if a >= 0:
         play(s, i, a, alive_prev, trace, rew, done, ill)
