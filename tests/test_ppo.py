@@ -15,8 +15,11 @@ from agents.ppo_agent import (
     NumpyPolicy,
     PolicyNet,
     PPOAgent,
+    legal_actions,
+    legal_policy,
     load_policy,
     masked_policy,
+    position_in,
     sample_actions,
     save_policy,
 )
@@ -169,6 +172,29 @@ def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():
     eye = np.eye(4, dtype=np.float32)
     for _ in range(50):
         assert (sample_actions(eye, rng) == np.arange(4)).all()
+
+
+def test_legal_policy_is_the_masked_policy_over_each_rows_legal_actions():
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.randn(300, NUM_ACTIONS, generator=gen) * 3
+    mask = torch.rand(300, NUM_ACTIONS, generator=gen) < 0.02
+    mask[:, 0] |= torch.arange(300) % 3 == 0  # action 0, whose id is also the padding
+    mask[7] = False
+    mask[7, NUM_ACTIONS - 1] = True  # one row with a single legal action, the last
+    legal, valid = legal_actions(mask)
+    assert legal.shape[1] == int(mask.sum(1).max())
+    assert (valid.sum(1) == mask.sum(1)).all()
+    for b in (0, 1, 7, 299):
+        assert legal[b, valid[b]].tolist() == mask[b].nonzero().squeeze(1).tolist()
+    logp, probs = legal_policy(logits, legal, valid)
+    full_logp, full_probs = masked_policy(logits, mask)
+    torch.testing.assert_close(logp[valid], full_logp.gather(1, legal)[valid])
+    torch.testing.assert_close(probs.sum(1), torch.ones(300))
+    assert (probs[~valid] == 0).all() and (logp[~valid] < -1e8).all()
+    entropy = -(probs * logp).sum(1)
+    torch.testing.assert_close(entropy, -(full_probs * full_logp).sum(1))
+    actions = torch.from_numpy(sample_actions(full_probs.numpy(), np.random.default_rng(0)))
+    assert (legal.gather(1, position_in(legal, actions)[:, None]).squeeze(1) == actions).all()
 
 
 def test_policy_file_round_trip_and_errors(in_tmp):

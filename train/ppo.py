@@ -43,8 +43,11 @@ import agents
 from agents.ppo_agent import (
     PolicyNet,
     PPOAgent,
+    legal_actions,
+    legal_policy,
     masked_policy,
     nonzero_columns,
+    position_in,
     sample_actions,
     save_policy,
 )
@@ -373,11 +376,15 @@ def train(args: Args) -> Path:
         # 3. update on the flattened batch: PPO, or imitation of the teacher during warm-up
         b_mask = mask_buf.reshape(-1, NUM_ACTIONS)
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+        # the loss reads each row's few legal actions only (agents.ppo_agent.legal_actions)
+        b_legal, b_valid = legal_actions(b_mask)
+        b_pos = position_in(b_legal, b_act)
         b_adv, b_ret, b_val = adv.reshape(-1), returns.reshape(-1), val_buf.reshape(-1)
         imitating = update < args.imitation_updates
         if imitating:
             b_obs = obs_buf.reshape(-1, OBS_SIZE).numpy()
             b_teacher = torch.as_tensor(teacher.act(b_obs, b_mask.numpy()))
+            b_teacher_pos = position_in(b_legal, b_teacher)  # its column in b_legal
         b_z = net.sparse_inputs(b_x, columns)  # the statistics stay fixed during the update
         stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
         for _epoch in range(args.update_epochs):
@@ -386,12 +393,12 @@ def train(args: Args) -> Path:
                 mb = perm[start : start + minibatch]
                 with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
                     logits, value = net.heads(columns, b_z[mb])
-                logp_all, probs = masked_policy(logits.float(), b_mask[mb])
+                logp_all, probs = legal_policy(logits.float(), b_legal[mb], b_valid[mb])
                 value = value.float()
-                logp = logp_all.gather(1, b_act[mb, None]).squeeze(1)
+                logp = logp_all.gather(1, b_pos[mb, None]).squeeze(1)
                 ratio = (logp - b_logp[mb]).exp()
                 if imitating:  # the teacher's choice is the target; the value fits the returns
-                    teacher_mb = b_teacher[mb, None]
+                    teacher_mb = b_teacher_pos[mb, None]
                     pg_loss = -logp_all.gather(1, teacher_mb).mean()
                     v_loss = 0.5 * ((value - b_ret[mb]) ** 2).mean()
                     stats["teacher_agreement"] = float(
