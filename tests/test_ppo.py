@@ -19,6 +19,7 @@ from agents.ppo_agent import (
     legal_policy,
     load_policy,
     masked_policy,
+    nonzero_columns,
     position_in,
     sample_actions,
     save_policy,
@@ -174,9 +175,12 @@ def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():
         assert (sample_actions(eye, rng) == np.arange(4)).all()
 
 
-def test_legal_policy_is_the_masked_policy_over_each_rows_legal_actions():
+def test_legal_heads_give_the_masked_policy_over_each_rows_legal_actions():
     gen = torch.Generator().manual_seed(0)
-    logits = torch.randn(300, NUM_ACTIONS, generator=gen) * 3
+    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, (32, 16))
+    with torch.no_grad():
+        net.pi.weight.normal_(generator=gen)  # logits of a few units, not the init's ~0
+    x = (torch.rand(300, OBS_SIZE, generator=gen) < 0.03).float() * 2
     mask = torch.rand(300, NUM_ACTIONS, generator=gen) < 0.02
     mask[:, 0] |= torch.arange(300) % 3 == 0  # action 0, whose id is also the padding
     mask[7] = False
@@ -186,15 +190,34 @@ def test_legal_policy_is_the_masked_policy_over_each_rows_legal_actions():
     assert (valid.sum(1) == mask.sum(1)).all()
     for b in (0, 1, 7, 299):
         assert legal[b, valid[b]].tolist() == mask[b].nonzero().squeeze(1).tolist()
-    logp, probs = legal_policy(logits, legal, valid)
-    full_logp, full_probs = masked_policy(logits, mask)
+    columns = nonzero_columns(x)
+    z = net.sparse_inputs(x[:, columns], columns)
+    logits, value = net.legal_heads(columns, z, legal, valid)
+    logp, probs = legal_policy(logits)
+    full_logits, full_value = net.heads(columns, z)
+    full_logp, full_probs = masked_policy(full_logits, mask)
+    torch.testing.assert_close(value, full_value)
     torch.testing.assert_close(logp[valid], full_logp.gather(1, legal)[valid])
     torch.testing.assert_close(probs.sum(1), torch.ones(300))
     assert (probs[~valid] == 0).all() and (logp[~valid] < -1e8).all()
-    entropy = -(probs * logp).sum(1)
-    torch.testing.assert_close(entropy, -(full_probs * full_logp).sum(1))
-    actions = torch.from_numpy(sample_actions(full_probs.numpy(), np.random.default_rng(0)))
-    assert (legal.gather(1, position_in(legal, actions)[:, None]).squeeze(1) == actions).all()
+    entropy, full_entropy = -(probs * logp).sum(1), -(full_probs * full_logp).sum(1)
+    torch.testing.assert_close(entropy, full_entropy)
+    drawn = sample_actions(full_probs.detach().numpy(), np.random.default_rng(0))
+    actions = torch.from_numpy(drawn)
+    pos = position_in(legal, actions)
+    assert (legal.gather(1, pos[:, None]).squeeze(1) == actions).all()
+    # the sparse backward gives the dense gradients, float32 and under bfloat16 autocast
+    loss = logp.gather(1, pos[:, None]).sum() + entropy.sum() + value.sum()
+    grads = torch.autograd.grad(loss, list(net.parameters()))
+    full_loss = full_logp.gather(1, actions[:, None]).sum() + full_entropy.sum() + full_value.sum()
+    full_grads = torch.autograd.grad(full_loss, list(net.parameters()), allow_unused=True)
+    for g, fg in zip(grads, full_grads, strict=True):
+        torch.testing.assert_close(g, fg, atol=1e-4, rtol=1e-3)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        bf_logits, _ = net.legal_heads(columns, z, legal, valid)
+    assert bf_logits.dtype == torch.float32
+    torch.testing.assert_close(bf_logits[valid], logits[valid], atol=0.1, rtol=0.05)
+    torch.autograd.grad(bf_logits[valid].sum(), list(net.parameters()), allow_unused=True)
 
 
 def test_policy_file_round_trip_and_errors(in_tmp):

@@ -392,8 +392,8 @@ def train(args: Args) -> Path:
             for start in range(0, batch_size, minibatch):
                 mb = perm[start : start + minibatch]
                 with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
-                    logits, value = net.heads(columns, b_z[mb])
-                logp_all, probs = legal_policy(logits.float(), b_legal[mb], b_valid[mb])
+                    logits, value = net.legal_heads(columns, b_z[mb], b_legal[mb], b_valid[mb])
+                logp_all, probs = legal_policy(logits.float())
                 value = value.float()
                 logp = logp_all.gather(1, b_pos[mb, None]).squeeze(1)
                 ratio = (logp - b_logp[mb]).exp()
