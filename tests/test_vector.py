@@ -3,6 +3,8 @@ rewards, autoreset, seeding, opponents, SB3 / MaskablePPO, the registered single
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pytest
 
@@ -160,6 +162,40 @@ def test_gymnasium_vector_env_spaces_infos_and_autoreset():
                 assert final["winners"][i].any() and final["win_reason"][i]
                 assert final["learner_won"][i] == (rew[i] > 0)
             assert env.games.episode_length[i] == 0
+
+
+def test_copy_never_writes_an_array_the_caller_holds_and_reuses_one_let_go():
+    """copy=True: the observation and mask of a step stay as returned while the caller
+    holds them (or a view, or a torch tensor made from them); arrays let go of are
+    written again instead of fresh memory (engine `_outputs`)."""
+    import torch
+
+    env = make_vector_env(6, max_steps=300, seed=3)
+    obs, infos = env.reset()
+    kept = [(obs, infos["action_mask"], obs.copy(), infos["action_mask"].copy())]
+    view = None
+    for t in range(40):
+        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+        if t == 5:
+            kept.append((obs, infos["action_mask"], obs.copy(), infos["action_mask"].copy()))
+        if t == 9:  # held through a view of a row and a tensor of the mask only
+            view, tensor = obs[2], torch.from_numpy(infos["action_mask"])
+            row, mask_copy = obs[2].copy(), infos["action_mask"].copy()
+    for o, m, o_copy, m_copy in kept:
+        np.testing.assert_array_equal(o, o_copy)
+        np.testing.assert_array_equal(m, m_copy)
+    np.testing.assert_array_equal(view, row)
+    np.testing.assert_array_equal(tensor.numpy(), mask_copy)
+    del kept, view, tensor, infos
+    for _ in range(5):  # the caller now keeps nothing from one step to the next
+        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+    kept_pairs = [(weakref.ref(o), weakref.ref(m)) for o, m in env.games._buffers]
+    for _ in range(20):
+        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+        assert any(obs is o() and infos["action_mask"] is m() for o, m in kept_pairs)
+    now = env.games._buffers  # no new pair was made
+    assert len(now) == len(kept_pairs)
+    assert all(o() is a and m() is b for (o, m), (a, b) in zip(kept_pairs, now, strict=True))
 
 
 def test_reset_seed_reproducible_and_slots_independent_of_n():

@@ -93,7 +93,7 @@ def make_district_vector_env(
     opponents: "random", "district-heuristic", a batched policy / callable act(obs, mask),
     or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
     fresh entropy). learner_seat: "random" (per game) or 0 / 1. episode_statistics: add
-    `episode` infos. copy: new observation and mask arrays at every step (False: two
-    buffers overwritten by the next step; faster at large N).
+    `episode` infos. copy: observation and mask arrays that no later step writes
+    while the caller holds them (False: two buffers overwritten by the next step).
     """
     return DistrictVectorEnv(num_envs, opponents, seed, learner_seat, episode_statistics, copy)

@@ -74,8 +74,8 @@ class DistrictGames(LearnerSlots):
     num_envs: N. opponents: see `opponents.resolve` (a name, a batched policy or callable,
     or a mix {opponent: probability} drawn per game). seed: the first reset's seed (None:
     fresh entropy). learner_seat: "random" (drawn per game) or 0 / 1. autoreset: deal an
-    ended game again in the same step. copy: new observation and mask arrays at every step
-    (False: two buffers overwritten by the next step).
+    ended game again in the same step. copy: observation and mask arrays that no later step
+    writes while the caller holds them (False: two buffers overwritten by the next step).
     """
 
     obs_size = OBS_SIZE
@@ -114,7 +114,7 @@ class DistrictGames(LearnerSlots):
             np.zeros(n, np.bool_),
             np.zeros(n, np.bool_),
         )
-        self._buffers: tuple[np.ndarray, np.ndarray] | None = None
+        self._buffers: list[tuple[np.ndarray, np.ndarray]] = []
         self.set_opponents(opponents)
 
     # --- reset and deal -------------------------------------------------------------------

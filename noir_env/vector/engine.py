@@ -24,6 +24,7 @@ seed: a game is a function of its seed and the learner's actions.
 
 from __future__ import annotations
 
+import sys
 import time
 from abc import abstractmethod
 from collections.abc import Iterable
@@ -51,6 +52,23 @@ _SALT_PLAYERS, _SALT_SEAT, _SALT_OPPONENT, _SALT_RNG = (
 MAX_REDEALS = 1000  # a slot whose games keep ending before the learner acts is an error
 _STATUS_NAMES = np.array(K.STATUS_NAMES, object)
 _WIN_REASONS = np.array(C.WIN_REASONS, object)
+
+
+def _reference_counts(pair: tuple[np.ndarray, ...]) -> list[int]:
+    return [sys.getrefcount(a) for a in pair]
+
+
+# with copy=True, the newest output pairs an engine keeps for reuse: the caller usually still
+# holds the last one while it steps, and has let go of the one before
+KEPT_OUTPUTS = 2
+_REFS_OF_A_KEPT_PAIR = max(_reference_counts((np.empty(0), np.empty(0))))
+
+
+def held_outside(pair: tuple[np.ndarray, ...]) -> bool:
+    """Whether anything besides the tuple `pair` refers to one of its arrays: a name, a
+    container, a view (it refers to its base), a torch tensor made from it (CPython
+    reference counts)."""
+    return max(_reference_counts(pair)) > _REFS_OF_A_KEPT_PAIR
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -150,7 +168,7 @@ class LearnerSlots(OpponentTable):
     `SingleSeatGames`, District Noir's `district_engine.DistrictGames`): the arrays a step
     fills, the check of the learner's actions and `reset`. An engine sets `num_envs`, `copy`,
     `seed`, `seeds` (`SeedStreams`), `state`, `_all` (the slot indices) and `_buffers`
-    (None), and provides `at_learner`, `allocate` and `_deal`."""
+    ([]), and provides `at_learner`, `allocate` and `_deal`."""
 
     obs_size: int = OBS_SIZE
     num_actions: int = NUM_ACTIONS
@@ -159,7 +177,7 @@ class LearnerSlots(OpponentTable):
     seed: int | None
     seeds: SeedStreams
     _all: np.ndarray
-    _buffers: tuple[np.ndarray, np.ndarray] | None
+    _buffers: list[tuple[np.ndarray, np.ndarray]]  # the output pairs handed out (_outputs)
 
     @abstractmethod
     def at_learner(self) -> np.ndarray:
@@ -191,13 +209,22 @@ class LearnerSlots(OpponentTable):
         return obs, mask
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
-        """Observation and mask arrays to fill: new ones, or the reused pair (copy=False)."""
+        """Observation and mask arrays to fill. copy=False: always the same pair. copy=True:
+        a pair handed out before that nobody holds any more (no reference to either array
+        or to a view of it is left outside the engine), else a new one. An array handed out
+        is never written again while anyone can read it; reusing one that was let go saves
+        the page faults of fresh memory (at N=4096 the pair is 41 MB)."""
         shapes = ((self.num_envs, self.obs_size), (self.num_envs, self.num_actions))
-        if self.copy:
-            return np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8)
-        if self._buffers is None:
-            self._buffers = (np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))
-        return self._buffers
+        if not self.copy:
+            if not self._buffers:
+                self._buffers = [(np.zeros(shapes[0], np.float32), np.zeros(shapes[1], np.int8))]
+            return self._buffers[0]
+        for pair in self._buffers:
+            if not held_outside(pair):
+                return pair
+        pair = (np.empty(shapes[0], np.float32), np.empty(shapes[1], np.int8))
+        self._buffers = [*self._buffers[1 - KEPT_OUTPUTS :], pair]
+        return pair
 
     def _check_actions(self, actions) -> np.ndarray:
         """The learner's actions as int64 [N]; raises ValueError, changing nothing, for a
@@ -231,9 +258,10 @@ class SingleSeatGames(LearnerSlots):
     same step. core_kwargs: extra keywords for `core.init` (ask_all=False unless given).
     record: keep every real choice of each game, so that an ended episode carries its game
     in noir_v0's history format (`Ended.history`; noir_v0, which also presents the
-    single-action decisions, replays it by taking those itself). copy: return new
-    observation and mask arrays at every step (False: the same two buffers, overwritten by
-    the next step; saves writing fresh memory, about a tenth of a step at large N).
+    single-action decisions, replays it by taking those itself). copy: never write
+    an observation or mask array again while the caller holds it (an array it has let go
+    of is reused, see `_outputs`); False: the same two buffers at every step, overwritten
+    by the next one (saves the check; the caller copies what it keeps).
     """
 
     def __init__(
@@ -285,7 +313,7 @@ class SingleSeatGames(LearnerSlots):
         )
         self.trace = np.zeros((n, self.max_steps if record else 0), np.int16)
         self.copy = bool(copy)
-        self._buffers: tuple[np.ndarray, np.ndarray] | None = None
+        self._buffers: list[tuple[np.ndarray, np.ndarray]] = []
         self.set_opponents(opponents)
 
     # --- settings -------------------------------------------------------------------------

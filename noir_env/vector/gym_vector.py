@@ -197,9 +197,9 @@ def make_vector_env(
     or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
     fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: real
     choices (all players) before truncation. episode_statistics: add `episode` infos.
-    core_kwargs: extra keywords for `core.init`. copy: new observation and mask arrays
-    at every step (False: two buffers overwritten by the next step, as Gymnasium's
-    SyncVectorEnv(copy=False); faster at large N).
+    core_kwargs: extra keywords for `core.init`. copy: observation and mask arrays
+    that no later step writes while the caller holds them (False: two buffers overwritten
+    by the next step, as Gymnasium's SyncVectorEnv(copy=False)).
     """
     return NoirVectorEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
