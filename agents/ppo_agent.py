@@ -192,6 +192,12 @@ def legal_actions(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return legal, torch.arange(k) < count[:, None]
 
 
+def legal_logits(logits: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """[B, K]: the logits [B, actions] of the actions legal[b, k] (`legal_actions`), -1e9 at
+    padding (probability exactly 0 after a softmax)."""
+    return logits.gather(1, legal).masked_fill(~valid, -1e9)
+
+
 def legal_policy(legal_logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """`masked_policy` over the legal actions alone: (log-probabilities, probabilities) [B, K]
     from `PolicyNet.legal_heads`' logits; padding has probability exactly 0 and a
@@ -290,8 +296,10 @@ class PPOAgent:
 
 
 class NumpyPolicy:
-    """A PolicyNet's policy head as numpy arrays (the same function, float32): the scaled
-    observation's nonzero columns through the first layer, tanh layers, the logits."""
+    """A PolicyNet as numpy arrays (the same function, float32): the scaled observation's
+    nonzero columns through the first layer, tanh layers, the logits and the value. A copy
+    of the net when it is made: `PPOAgent` plays it, and train.ppo's rollout, whose weights
+    stay fixed until the update, reads it (its rows are whole, not gathered per call)."""
 
     @torch.no_grad()
     def __init__(self, net: PolicyNet):
@@ -305,9 +313,18 @@ class NumpyPolicy:
         self.layers = [(lin.weight.t().contiguous().numpy(), lin.bias.numpy().copy())
                        for lin in net.body[2::2]]  # fmt: skip
         self.pi = (net.pi.weight.t().contiguous().numpy(), net.pi.bias.numpy().copy())
+        self.v = (net.v.weight.t().contiguous().numpy(), net.v.bias.numpy().copy())
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """float32 [B, actions]: the unmasked logits of observations obs [B, obs]."""
+        return _matmul(self._hidden(obs), self.pi[0]) + self.pi[1]
+
+    def logits_and_value(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(`logits`, float32 [B] state values) of observations obs [B, obs]."""
+        h = self._hidden(obs)
+        return _matmul(h, self.pi[0]) + self.pi[1], (_matmul(h, self.v[0]) + self.v[1])[:, 0]
+
+    def _hidden(self, obs: np.ndarray) -> np.ndarray:
         columns = np.flatnonzero(obs.max(axis=0) > 0)  # observations are >= 0
         x = obs[:, columns]
         scaled = np.clip((x - self.mean[columns]) / self.std[columns], -10.0, 10.0)
@@ -315,7 +332,7 @@ class NumpyPolicy:
         h = np.tanh(self.first_bias + _matmul(z, self.first_t[columns]))
         for w, b in self.layers:
             h = np.tanh(_matmul(h, w) + b)
-        return _matmul(h, self.pi[0]) + self.pi[1]
+        return h
 
 
 def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -155,8 +155,11 @@ def test_sparse_first_layer_is_the_dense_mlp_on_scaled_observations():
     torch.testing.assert_close(v_s, v_d, atol=1e-5, rtol=1e-4)
     for a, b in zip(g_s, g_d, strict=True):
         torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-3)
-    # PPOAgent plays the same function in numpy
+    # PPOAgent and train.ppo's rollout play the same function in numpy
     np.testing.assert_allclose(NumpyPolicy(net).logits(x.numpy()), lg_d.detach(), atol=1e-5)
+    lg_n, v_n = NumpyPolicy(net).logits_and_value(x.numpy())
+    np.testing.assert_allclose(lg_n, lg_d.detach(), atol=1e-5)
+    np.testing.assert_allclose(v_n, v_d.detach(), atol=1e-5)
 
 
 def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():

@@ -41,11 +41,12 @@ from torch import nn
 
 import agents
 from agents.ppo_agent import (
+    NumpyPolicy,
     PolicyNet,
     PPOAgent,
     legal_actions,
+    legal_logits,
     legal_policy,
-    masked_policy,
     nonzero_columns,
     position_in,
     sample_actions,
@@ -332,15 +333,17 @@ def train(args: Args) -> Path:
         # 1. rollout: num_steps learner decisions in every game
         env_time = 0.0
         seen = torch.zeros(OBS_SIZE)  # per column: the largest value of the rollout
+        policy = NumpyPolicy(net)  # the net's copy for the rollout (fixed until the update)
         for step in range(args.num_steps):
             obs_buf[step], mask_buf[step] = next_obs, next_mask
             torch.maximum(seen, next_obs.amax(0), out=seen)
-            with torch.no_grad():
-                logits, value = net(next_obs)
-                logp_all, probs = masked_policy(logits, next_mask)
-                action = torch.from_numpy(sample_actions(probs.numpy(), np.random))
-            act_buf[step], val_buf[step] = action, value
-            logp_buf[step] = logp_all.gather(1, action[:, None]).squeeze(1)
+            logits, value = policy.logits_and_value(next_obs.numpy())
+            legal, valid = legal_actions(next_mask)
+            logp_legal, probs = legal_policy(legal_logits(torch.from_numpy(logits), legal, valid))
+            pos = torch.from_numpy(sample_actions(probs.numpy(), np.random))[:, None]
+            act_buf[step], val_buf[step] = legal.gather(1, pos).squeeze(1), torch.from_numpy(value)
+            logp_buf[step] = logp_legal.gather(1, pos).squeeze(1)
+            action = act_buf[step]
             te = time.perf_counter()
             obs_np, reward, term, trunc, info = envs.step(action.numpy())
             env_time += time.perf_counter() - te
