@@ -164,18 +164,24 @@ def test_gymnasium_vector_env_spaces_infos_and_autoreset():
             assert env.games.episode_length[i] == 0
 
 
-def test_copy_never_writes_an_array_the_caller_holds_and_reuses_one_let_go():
+@pytest.mark.parametrize("game", ["noir", "district"])
+def test_copy_never_writes_an_array_the_caller_holds_and_reuses_one_let_go(game):
     """copy=True: the observation and mask of a step stay as returned while the caller
     holds them (or a view, or a torch tensor made from them); arrays let go of are
-    written again instead of fresh memory (engine `_outputs`)."""
+    written again instead of fresh memory (engine `_outputs`, both games' engines)."""
     import torch
 
-    env = make_vector_env(6, max_steps=300, seed=3)
+    from noir_env.vector import make_district_vector_env
+
+    if game == "noir":
+        env, policy = make_vector_env(6, max_steps=300, seed=3), by_priority
+    else:  # District Noir: the first legal action
+        env, policy = make_district_vector_env(6, seed=3), lambda mask: np.argmax(mask, axis=1)
     obs, infos = env.reset()
     kept = [(obs, infos["action_mask"], obs.copy(), infos["action_mask"].copy())]
     view = None
     for t in range(40):
-        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+        obs, _, _, _, infos = env.step(policy(env.action_masks()))
         if t == 5:
             kept.append((obs, infos["action_mask"], obs.copy(), infos["action_mask"].copy()))
         if t == 9:  # held through a view of a row and a tensor of the mask only
@@ -188,10 +194,10 @@ def test_copy_never_writes_an_array_the_caller_holds_and_reuses_one_let_go():
     np.testing.assert_array_equal(tensor.numpy(), mask_copy)
     del kept, view, tensor, infos
     for _ in range(5):  # the caller now keeps nothing from one step to the next
-        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+        obs, _, _, _, infos = env.step(policy(env.action_masks()))
     kept_pairs = [(weakref.ref(o), weakref.ref(m)) for o, m in env.games._buffers]
     for _ in range(20):
-        obs, _, _, _, infos = env.step(by_priority(env.action_masks()))
+        obs, _, _, _, infos = env.step(policy(env.action_masks()))
         assert any(obs is o() and infos["action_mask"] is m() for o, m in kept_pairs)
     now = env.games._buffers  # no new pair was made
     assert len(now) == len(kept_pairs)
