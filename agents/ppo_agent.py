@@ -4,7 +4,9 @@
 mean and variance of the observations it was trained on as buffers, so a saved policy file is
 self-contained. Its first layer reads only the columns that are nonzero somewhere in the
 batch (a NOIR observation has about 80 nonzero entries of 2,473): the same function as the
-dense layer at a fraction of the cost. `PPOAgent(path)` plays a policy with the batched agent
+dense layer at a fraction of the cost. Training reads only each row's legal actions
+(`legal_actions`, `PolicyNet.legal_heads`, `legal_policy`): a decision has about 3 of 384.
+`PPOAgent(path)` plays a policy with the batched agent
 protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or sampled), in numpy.
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...})`
@@ -27,6 +29,7 @@ from .games import GAME_TITLES, OBS_SIZES
 from .registry import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
 FORMAT = "noir-ppo/1"
+ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
 
 
 class PolicyNet(nn.Module):
@@ -90,7 +93,7 @@ class PolicyNet(nn.Module):
         pair_logits = _PairLogits.apply(
             h, self.pi.weight, self.pi.bias, row_starts, legal[rows, pos], rows
         )
-        padded = torch.full(valid.shape, -1e9, dtype=pair_logits.dtype)
+        padded = torch.full(valid.shape, ILLEGAL_LOGIT, dtype=pair_logits.dtype)
         return padded.index_put((rows, pos), pair_logits), self.v(h).squeeze(-1)
 
     def _hidden(self, columns: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
@@ -165,19 +168,6 @@ def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
     return layer
 
 
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Illegal actions get a logit of -1e9: probability 0, no NaN."""
-    return logits.masked_fill(~mask, -1e9)
-
-
-def masked_policy(logits: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(log-probabilities, probabilities) over the legal actions; an illegal action has
-    probability exactly 0 and a log-probability of about -1e9. (Never `log_probs.exp()`:
-    exp of numbers below -87 takes a slow path on CPU, about 60x slower.)"""
-    masked = masked_logits(logits, mask)
-    return torch.log_softmax(masked, dim=-1), torch.softmax(masked, dim=-1)
-
-
 def legal_actions(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(legal, valid), int64 and bool [B, K]: row b's legal action ids in legal[b, :count]
     (valid there; padding after it), K the largest count in the batch. A NOIR decision has
@@ -195,13 +185,15 @@ def legal_actions(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 def legal_logits(logits: torch.Tensor, legal: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     """[B, K]: the logits [B, actions] of the actions legal[b, k] (`legal_actions`), -1e9 at
     padding (probability exactly 0 after a softmax)."""
-    return logits.gather(1, legal).masked_fill(~valid, -1e9)
+    return logits.gather(1, legal).masked_fill(~valid, ILLEGAL_LOGIT)
 
 
 def legal_policy(legal_logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """`masked_policy` over the legal actions alone: (log-probabilities, probabilities) [B, K]
-    from `PolicyNet.legal_heads`' logits; padding has probability exactly 0 and a
-    log-probability of about -1e9. The same distribution, without the illegal columns."""
+    """(log-probabilities, probabilities) [B, K] over each row's legal actions, from their
+    logits (`legal_logits` or `PolicyNet.legal_heads`): padding has probability exactly 0
+    and a log-probability of about -1e9; an action that is not legal is not a column at all.
+    (Never `log_probs.exp()`: exp of numbers below -87 takes a slow path on CPU, about 60x
+    slower.)"""
     return torch.log_softmax(legal_logits, dim=-1), torch.softmax(legal_logits, dim=-1)
 
 

@@ -12,13 +12,13 @@ import torch
 
 import agents
 from agents.ppo_agent import (
+    ILLEGAL_LOGIT,
     NumpyPolicy,
     PolicyNet,
     PPOAgent,
     legal_actions,
     legal_policy,
     load_policy,
-    masked_policy,
     nonzero_columns,
     position_in,
     sample_actions,
@@ -30,6 +30,13 @@ from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
 from train.export_policy import export_policy
 from train.ppo import Args, _field_docs, parse_args, parse_league, train
+
+
+def masked_policy(logits: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The dense reference of the legal-action policy: every action a column, the illegal
+    ones at ILLEGAL_LOGIT (train.ppo's loss before legal_heads)."""
+    masked = logits.masked_fill(~mask, ILLEGAL_LOGIT)
+    return torch.log_softmax(masked, dim=-1), torch.softmax(masked, dim=-1)
 
 
 @pytest.fixture()

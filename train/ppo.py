@@ -343,9 +343,8 @@ def train(args: Args) -> Path:
             pos = torch.from_numpy(sample_actions(probs.numpy(), np.random))[:, None]
             act_buf[step], val_buf[step] = legal.gather(1, pos).squeeze(1), torch.from_numpy(value)
             logp_buf[step] = logp_legal.gather(1, pos).squeeze(1)
-            action = act_buf[step]
             te = time.perf_counter()
-            obs_np, reward, term, trunc, info = envs.step(action.numpy())
+            obs_np, reward, term, trunc, info = envs.step(act_buf[step].numpy())
             env_time += time.perf_counter() - te
             rew_buf[step] = torch.as_tensor(reward)
             done_buf[step] = torch.as_tensor(term | trunc, dtype=torch.float32)
