@@ -41,7 +41,7 @@ class PolicyNet(nn.Module):
         layers: list[nn.Module] = []
         width = obs_size
         for h in hidden:
-            layers += [_orthogonal(nn.Linear(width, h), np.sqrt(2)), nn.Tanh()]
+            layers += [_orthogonal(nn.Linear(width, h), np.sqrt(2)), Tanh()]
             width = h
         self.body = nn.Sequential(*layers)
         self.pi = _orthogonal(nn.Linear(width, num_actions), 0.01)
@@ -125,6 +125,28 @@ class PolicyNet(nn.Module):
         self.obs_count.copy_(total)
 
 
+class Tanh(nn.Module):
+    """tanh, computed as 2 sigmoid(2x) - 1 (the same function, within 1e-7 in float32).
+    torch's CPU tanh is much slower than its sigmoid (AVX-512, a [2048, 256] batch: 850 us
+    against 115 us, 680 against 120 in bfloat16), and the update takes two per minibatch."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return _SigmoidTanh.apply(x)
+
+
+class _SigmoidTanh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.sigmoid(x * 2.0).mul_(2.0).sub_(1.0)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return torch.ops.aten.tanh_backward(grad, y)  # grad * (1 - y^2), one pass
+
+
 class _PairLogits(torch.autograd.Function):
     """h[r] . weight[a] + bias[a] for the (row r, action a) pairs of a CSR pattern (row_starts,
     cols; `rows` the row of each pair): a sampled matrix product forward, sparse products
@@ -160,6 +182,28 @@ def _csr(row_starts, cols, values, size) -> torch.Tensor:
 def nonzero_columns(obs: torch.Tensor) -> torch.Tensor:
     """Indices of the columns with a nonzero entry in some row (observations are >= 0)."""
     return (obs.amax(0) > 0).nonzero().squeeze(1)
+
+
+def nonzero_part(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(columns, values): the columns with a nonzero entry in some row of obs [B, D]
+    (observations are >= 0) and obs[:, columns], every other column of the batch being 0."""
+    columns = np.flatnonzero(obs.max(axis=0) > 0)
+    return columns, obs[:, columns]
+
+
+def stack_nonzero_parts(
+    parts: list[tuple[np.ndarray, np.ndarray]],
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One batch from the `nonzero_part`s of its row blocks: (the union of their columns,
+    float32 [rows, columns] with each block's values in its own columns, zero elsewhere).
+    train.ppo keeps a rollout this way: a few hundred columns instead of 2,473."""
+    columns = np.unique(np.concatenate([c for c, _ in parts]))
+    x = np.zeros((sum(len(v) for _, v in parts), len(columns)), np.float32)
+    row = 0
+    for cols, values in parts:
+        x[row : row + len(values), np.searchsorted(columns, cols)] = values
+        row += len(values)
+    return torch.from_numpy(columns), torch.from_numpy(x)
 
 
 def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
@@ -309,16 +353,15 @@ class NumpyPolicy:
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """float32 [B, actions]: the unmasked logits of observations obs [B, obs]."""
-        return _matmul(self._hidden(obs), self.pi[0]) + self.pi[1]
+        return _matmul(self._hidden(*nonzero_part(obs)), self.pi[0]) + self.pi[1]
 
-    def logits_and_value(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(`logits`, float32 [B] state values) of observations obs [B, obs]."""
-        h = self._hidden(obs)
+    def logits_and_value(self, columns: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(`logits`, float32 [B] state values) of the observations whose `nonzero_part` is
+        (columns, x)."""
+        h = self._hidden(columns, x)
         return _matmul(h, self.pi[0]) + self.pi[1], (_matmul(h, self.v[0]) + self.v[1])[:, 0]
 
-    def _hidden(self, obs: np.ndarray) -> np.ndarray:
-        columns = np.flatnonzero(obs.max(axis=0) > 0)  # observations are >= 0
-        x = obs[:, columns]
+    def _hidden(self, columns: np.ndarray, x: np.ndarray) -> np.ndarray:
         scaled = np.clip((x - self.mean[columns]) / self.std[columns], -10.0, 10.0)
         z = np.where(x != 0, scaled - self.zero[columns], np.float32(0.0))
         h = np.tanh(self.first_bias + _matmul(z, self.first_t[columns]))

@@ -16,13 +16,16 @@ from agents.ppo_agent import (
     NumpyPolicy,
     PolicyNet,
     PPOAgent,
+    Tanh,
     legal_actions,
     legal_policy,
     load_policy,
     nonzero_columns,
+    nonzero_part,
     position_in,
     sample_actions,
     save_policy,
+    stack_nonzero_parts,
 )
 from agents.registry import SHIPPED_PPO_POLICY
 from noir_env import noir_v0
@@ -164,9 +167,32 @@ def test_sparse_first_layer_is_the_dense_mlp_on_scaled_observations():
         torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-3)
     # PPOAgent and train.ppo's rollout play the same function in numpy
     np.testing.assert_allclose(NumpyPolicy(net).logits(x.numpy()), lg_d.detach(), atol=1e-5)
-    lg_n, v_n = NumpyPolicy(net).logits_and_value(x.numpy())
+    lg_n, v_n = NumpyPolicy(net).logits_and_value(*nonzero_part(x.numpy()))
     np.testing.assert_allclose(lg_n, lg_d.detach(), atol=1e-5)
     np.testing.assert_allclose(v_n, v_d.detach(), atol=1e-5)
+
+
+def test_tanh_is_torch_tanh_in_value_and_gradient():
+    x = torch.cat([torch.linspace(-12, 12, 4001), torch.tensor([0.0, 1e-6, -1e-30, 40.0])])
+    x.requires_grad_(True)
+    y = Tanh()(x)
+    torch.testing.assert_close(y, torch.tanh(x), atol=2e-7, rtol=0)
+    (grad,) = torch.autograd.grad(y, x, torch.linspace(-1, 1, x.numel()))
+    (expected,) = torch.autograd.grad(torch.tanh(x), x, torch.linspace(-1, 1, x.numel()))
+    torch.testing.assert_close(grad, expected, atol=1e-6, rtol=0)
+    assert (y.abs() <= 1).all()
+
+
+def test_a_rollout_kept_as_nonzero_parts_is_the_dense_batch():
+    rng = np.random.default_rng(0)
+    blocks = [
+        (rng.random((5, OBS_SIZE)) < p).astype(np.float32) * rng.integers(1, 9, (5, OBS_SIZE))
+        for p in (0.0, 0.01, 0.05)
+    ]
+    columns, x = stack_nonzero_parts([nonzero_part(b) for b in blocks])
+    dense = np.concatenate(blocks)
+    assert columns.tolist() == nonzero_columns(torch.from_numpy(dense)).tolist()
+    np.testing.assert_array_equal(x.numpy(), dense[:, columns.numpy()])
 
 
 def test_masked_sampling_follows_the_policy_and_never_draws_an_illegal_action():
