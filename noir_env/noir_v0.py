@@ -178,8 +178,9 @@ After each step the core's events are written as sentences into `env.game_log` (
 str; `env.print_log()` prints it): e.g. "player_2 attacks player_0's Speakeasy with 3+2
 against defense 3: 2 defenders die, the Speakeasy is destroyed, 3 coins stolen". Draws say
 how many cards, never which. `env.history` holds the seed, the settings and every action
-of the current game (JSON-ready, `save_history`/`load_history`); `replay(history)` plays it
-back frame by frame and `print_replay(history)` prints the board after each step.
+of the current game (JSON-ready, `save_history`/`load_history`; the format is
+`noir_env.history`'s); `replay(history)` plays it back frame by frame and
+`print_replay(history)` prints the board after each step.
 
 ### Rendering
 
@@ -188,7 +189,7 @@ trophies, Hideout (what covers it and its gangsters), businesses with their gang
 hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window,
 Police and Drive-bys. Only the observer's hand is shown: `agent_selection`'s, or any agent's
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
-`noir_v0.render_board(state, i, seat)` renders any core state.
+`noir_v0.render_board(state, i, seat)` (from `noir_env.render`) renders any core state.
 
 ### Editing positions
 
@@ -212,8 +213,6 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import operator
 import os
 from collections.abc import Iterator
@@ -228,13 +227,16 @@ from pettingzoo.utils import wrappers
 
 from . import core
 from . import spaces as noir_spaces
+from ._aec_info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .core import constants as C
 from .core.api import _raise_failure, step_saved
 from .core.args import as_int
-from .core.log import GameLog, gangsters_text
+from .core.log import GameLog
 from .core.observe import observe_batch
-from .core.rules import PRESETS, Rules, get_rules
+from .core.rules import Rules, get_rules
 from .core.state import check_state, kernel_view
+from .history import _rules_from_json, _rules_to_json, load_history, save_history
+from .render import PHASE_NAMES, render_board
 
 __all__ = [
     "Frame",
@@ -250,8 +252,6 @@ __all__ = [
 NUM_ACTIONS = C.NUM_ACTIONS
 OBS_SIZE = noir_spaces.OBS_SIZE
 REWARD_MODES = ("zero_sum", "score")
-PHASE_NAMES = [C.Phase(k).name for k in range(C.NUM_PHASES)]
-_TARGET_NAMES = noir_spaces.TARGET_NAMES
 # attributes that view the core state; a copy or an unpickled env rebuilds them from `_state`
 _STATE_VIEWS = ("_k", "_phase", "_actor", "_log_n", "_mask_row", "_f", "_f1", "_raw", "_backup")
 
@@ -355,8 +355,8 @@ class raw_env(AECEnv, EzPickle):
         self._actor = k["actor"]
         self._log_n = k["log_n"]
         self._mask_row = k["mask"][0]
-        self._f = {name: k[name][0] for name in _INFO_FIELDS}  # views of one game's fields
-        self._f1 = {name: k[name] for name in _INFO_SCALARS}  # [1]-arrays of scalar fields
+        self._f = {name: k[name][0] for name in INFO_FIELDS}  # views of one game's fields
+        self._f1 = {name: k[name] for name in INFO_SCALARS}  # [1]-arrays of scalar fields
         self._raw = np.ndarray.view(k, np.ndarray).view(np.uint8).reshape(1, -1)  # its bytes
         self._backup = np.empty_like(self._raw)  # the game before the step being taken
         self._status = np.zeros(1, np.uint8)
@@ -601,36 +601,11 @@ class raw_env(AECEnv, EzPickle):
         if actor >= 0:
             name = self.possible_agents[actor]
             if name in infos:
-                infos[name] = self._decision_info(ph)
+                infos[name] = decision_info(ph, self._f1, self._f, self.possible_agents)
         for a, extra in self._extra_info.items():
             if a in infos:
                 infos[a].update(extra)
         self.infos = infos
-
-    def _decision_info(self, ph: str) -> dict:
-        """What the decision of the agent to act is about."""
-        f1 = self._f1
-        names = self.possible_agents
-        info: dict[str, Any] = {"phase": ph, "turn_of": names[f1["active"][0]]}
-        phase = f1["phase"][0]
-        if phase == C.PH_MOVE_TO or phase == C.PH_DEPLOY_TO:
-            info["selected_power"] = int(f1["sel_a"][0]) + 1
-        win = f1["win_kind"][0]
-        if win != C.WIN_NONE:
-            info["window"] = C.WINDOW_NAMES[win]
-            info["window_owner"] = names[f1["win_owner"][0]]
-        if f1["atk_player"][0] >= 0:
-            info["attack"] = _attack_info(f1, self._f, names)
-        if f1["rq_n"][0] > 0:
-            info["queue"] = _queue_info(self._f, int(f1["rq_n"][0]), names)
-        if phase == C.PH_REACT_TARGET or phase == C.PH_TURNCOAT_POWER:
-            info["reaction"] = C.PLAY_NAMES[f1["rt_kind"][0]]
-            if phase == C.PH_TURNCOAT_POWER:
-                info["turncoat_target"] = {
-                    "player": names[f1["sel_a"][0]],
-                    "place": _TARGET_NAMES[f1["sel_b"][0]],
-                }
-        return info
 
     # --- rendering ----------------------------------------------------------------------
     def render(self, observer: str | None = None) -> str | None:
@@ -670,230 +645,7 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
-_INFO_FIELDS = ("atk_g", "biz", "ho_top", "rq_kind", "rq_player", "rq_tp", "rq_ts")
-_INFO_FIELDS += ("rq_standing", "rq_dice")
-_INFO_SCALARS = (
-    "phase",
-    "active",
-    "sel_a",
-    "sel_b",
-    "win_kind",
-    "win_owner",
-    "atk_player",
-    "atk_slot",
-    "rq_n",
-    "rt_kind",
-)
-
-
-def _queue_info(f, n: int, names: list[str]) -> list[dict]:
-    """The reactions waiting in the window, in the order they will act (R5.3)."""
-    out = []
-    for k in range(n):
-        kind = int(f["rq_kind"][k])
-        entry = {
-            "card": k + 1,
-            "kind": C.QUEUE_NAMES[kind],
-            "player": names[f["rq_player"][k]],
-            "target": names[f["rq_tp"][k]],
-            "place": _TARGET_NAMES[f["rq_ts"][k]],
-        }
-        if kind == C.RQ_DRIVEBY:
-            entry["dice"] = int(f["rq_dice"][k])
-        else:
-            entry["standing"] = bool(f["rq_standing"][k])
-        out.append(entry)
-    return out
-
-
-def _attack_info(f1, f, names) -> dict:
-    t = int(f1["atk_slot"][0])
-    q = int(f1["atk_player"][0])
-    counts = f["atk_g"].tolist()
-    biz = f["biz"]
-    business = None
-    if t < C.NUM_SLOTS and biz[q, t] > 0:
-        business = C.BUSINESS_NAMES[biz[q, t] - 1]
-    elif t == C.TGT_HIDEOUT and f["ho_top"][q] >= 0:
-        business = C.BUSINESS_NAMES[biz[q, f["ho_top"][q]] - 1]
-    return {
-        "attacker": names[f1["active"][0]],
-        "target": names[q],
-        "place": _TARGET_NAMES[t],
-        "business": business,
-        "attackers": counts,
-        "power": counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3],
-    }
-
-
-# --- the board as text -------------------------------------------------------------------
-def _business_name(inc: int) -> str:
-    return C.BUSINESS_NAMES[inc - 1]
-
-
-def _place_name(g, q: int, t: int) -> str:
-    """A target on q's table: 'Casino (slot 2)', 'Hideout', ..."""
-    if t < C.NUM_SLOTS:
-        inc = int(g["biz"][q, t])
-        return f"{_business_name(inc)} (slot {t})" if inc > 0 else f"slot {t}"
-    return {C.TGT_HIDEOUT: "Hideout", C.TGT_HIDDEN: "hidden gangsters"}.get(t, "attackers")
-
-
-def _gangsters(counts) -> str:
-    return f"gangsters {gangsters_text(counts)}" if counts.any() else "no gangsters"
-
-
-def _hand_text(hand) -> str:
-    parts = []
-    for t in range(C.NUM_CARD_TYPES):
-        k = int(hand[t])
-        if k:
-            parts.append(f"{k}x {C.CARD_NAMES[t]}" if k > 1 else C.CARD_NAMES[t])
-    return ", ".join(parts) if parts else "(empty)"
-
-
-def render_board(
-    state,
-    i: int = 0,
-    observer: int | None = None,
-    names: list[str] | None = None,
-    rules_name: str = "",
-) -> str:
-    """Game i of a core state as text, from seat `observer`'s view (only its hand is shown;
-    None shows no hand)."""
-    g = state[i]
-    n = int(g["num_players"])
-    names = names or [f"player_{q}" for q in range(n)]
-    phase = int(g["phase"])
-    actor = int(g["actor"])
-    active = int(g["active"])
-    lines = []
-    head = f"NOIR{f' ({rules_name} rules)' if rules_name else ''}, {n} players"
-    if phase == C.PH_GAME_OVER:
-        winners = [names[q] for q in range(n) if g["winners"][q]]
-        why = C.WIN_REASONS[int(g["win_reason"])]
-        lines.append(f"{head}: game over, {' and '.join(winners)} won ({why})")
-    else:
-        lines.append(
-            f"{head}: turn {int(g['turn_no']) + 1}, {names[active]}'s turn; "
-            f"phase {PHASE_NAMES[phase]}, {names[actor]} to decide"
-        )
-    cd = "not started"
-    if g["cd_on"]:
-        cd = f"{int(g['cd_tokens'])} tokens left, held by {names[int(g['cd_holder'])]}"
-    lines.append(
-        f"Bank {int(g['bank'])} coins | draw pile {int(g['deck_n'])} | discard pile "
-        f"{int(g['discard'].sum())} | out of the game {int(g['removed'].sum())} | "
-        f"countdown: {cd}"
-    )
-    q = int(g["atk_player"])
-    if q >= 0:
-        t = int(g["atk_slot"])
-        atk = g["atk_g"]
-        power = int(atk[0]) + 2 * int(atk[1]) + 3 * int(atk[2]) + 4 * int(atk[3])
-        verb = "Attack being declared" if phase == C.PH_ATTACKERS else "Pending attack"
-        lines.append(
-            f"{verb}: {names[active]} -> {names[q]}'s {_place_name(g, q, t)} with "
-            f"{_gangsters(atk)} (power {power})"
-        )
-    win = int(g["win_kind"])
-    if win != C.WIN_NONE:
-        w = f"Reaction window: {C.WINDOW_NAMES[win]} (owner {names[int(g['win_owner'])]})"
-        lines.append(w)
-        for k in range(int(g["rq_n"])):
-            lines.append("  " + _queued_text(g, k, names))
-    if phase in (C.PH_REACT_TARGET, C.PH_TURNCOAT_POWER):
-        lines.append(f"Choosing the target of: {C.PLAY_NAMES[int(g['rt_kind'])]}")
-    for p in range(n):
-        lines.append("")
-        lines.extend(_seat_lines(g, p, names, observer, actor))
-    return "\n".join(lines)
-
-
-def _queued_text(g, k: int, names: list[str]) -> str:
-    kind = int(g["rq_kind"][k])
-    who = names[int(g["rq_player"][k])]
-    tq, ts = int(g["rq_tp"][k]), int(g["rq_ts"][k])
-    place = f"{names[tq]}'s {_place_name(g, tq, ts)}"
-    if kind == C.RQ_DRIVEBY:
-        return f"{k + 1}. Drive-by x{int(g['rq_dice'][k])} by {who} on {place}"
-    what = "cancel the attack" if kind == C.RQ_CANCEL else f"raid {place}"
-    state = "standing" if g["rq_standing"][k] else "bribed"
-    return f"{k + 1}. Police by {who} to {what}: {state}"
-
-
-def _seat_lines(g, p: int, names: list[str], observer: int | None, actor: int) -> list[str]:
-    tags = []
-    if p == actor:
-        tags.append("to decide")
-    if p == observer:
-        tags.append("you")
-    tag = f"  <- {', '.join(tags)}" if tags else ""
-    if not g["alive"][p]:
-        return [f"{names[p]}: eliminated (trophies {int(g['trophies'][p])}){tag}"]
-    hand_n = int(g["hand"][p].sum())
-    out = [
-        f"{names[p]}: money {int(g['money'][p])} | hand {hand_n} card{'' if hand_n == 1 else 's'}"
-        f" | trophies {int(g['trophies'][p])} | kills {int(g['kills'][p])}{tag}"
-    ]
-    top = int(g["ho_top"][p])
-    cover = "in the open"
-    if top >= 0:
-        cover = f"under the {_business_name(int(g['biz'][p, top]))} (slot {top})"
-    note = "  [attacked this turn]" if g["attacked"][p, C.PLACE_HIDEOUT] else ""
-    out.append(f"  Hideout {cover}: {_gangsters(g['ho_g'][p])}{note}")
-    for t in range(C.NUM_SLOTS):
-        inc = int(g["biz"][p, t])
-        if inc == 0:
-            continue
-        notes = []
-        if top == t:
-            notes.append("covers the Hideout")
-        if g["attacked"][p, t]:
-            notes.append("attacked this turn")
-        note = f"  [{'; '.join(notes)}]" if notes else ""
-        out.append(
-            f"  slot {t}: {_business_name(inc)} (income {inc}): "
-            f"{_gangsters(g['biz_g'][p, t])}{note}"
-        )
-    if g["hidden"][p].any():
-        out.append(f"  hidden {_gangsters(g['hidden'][p])}")
-    if g["known"][p].any() and p != observer:
-        out.append(f"  known to be in hand: {_hand_text(g['known'][p])}")
-    if p == observer:
-        out.append(f"  your hand: {_hand_text(g['hand'][p])}")
-    return out
-
-
-# --- history and replay ------------------------------------------------------------------
-def _rules_to_json(rules: Rules) -> str | dict:
-    if rules.name in PRESETS and PRESETS[rules.name] == rules:
-        return rules.name
-    return dataclasses.asdict(rules)
-
-
-def _rules_from_json(value) -> str | Rules:
-    if isinstance(value, str):
-        return value
-    fields = dict(value)
-    if fields.get("money_win_threshold") is not None:
-        fields["money_win_threshold"] = tuple(fields["money_win_threshold"])
-    if "step_windows" in fields:  # JSON has lists; Rules holds tuples (it is hashable)
-        fields["step_windows"] = tuple(fields["step_windows"])
-    return Rules(**fields)
-
-
-def save_history(history: dict, path: str | os.PathLike) -> None:
-    """Write a game's history (`env.history`) as JSON."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(history, f)
-
-
-def load_history(path: str | os.PathLike) -> dict:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
+# --- replay (the history format is noir_env.history's) ----------------------------------
 class Frame(NamedTuple):
     """One step of a replay: the action taken (None for the deal), by whom, the log lines
     it produced and the board after it."""

@@ -114,7 +114,7 @@ class NoirEnv(gymnasium.Env):
         return None
 
     def _board_text(self) -> str:
-        from ..noir_v0 import render_board  # the board text lives with the AEC env
+        from ..render import render_board  # the board text, as noir_v0 renders it
 
         g = self.games
         return render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)

@@ -1,0 +1,39 @@
+"""The history format of `noir_v0` (`env.history`: the seed, the settings and every action of a
+game, JSON-ready): the rules as JSON, saving and loading. `noir_v0.replay` plays a history back;
+the vector engine writes its games in this format too."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+
+from .core.rules import PRESETS, Rules
+
+
+def _rules_to_json(rules: Rules) -> str | dict:
+    if rules.name in PRESETS and PRESETS[rules.name] == rules:
+        return rules.name
+    return dataclasses.asdict(rules)
+
+
+def _rules_from_json(value) -> str | Rules:
+    if isinstance(value, str):
+        return value
+    fields = dict(value)
+    if fields.get("money_win_threshold") is not None:
+        fields["money_win_threshold"] = tuple(fields["money_win_threshold"])
+    if "step_windows" in fields:  # JSON has lists; Rules holds tuples (it is hashable)
+        fields["step_windows"] = tuple(fields["step_windows"])
+    return Rules(**fields)
+
+
+def save_history(history: dict, path: str | os.PathLike) -> None:
+    """Write a game's history (`env.history`) as JSON."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(history, f)
+
+
+def load_history(path: str | os.PathLike) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
