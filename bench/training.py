@@ -6,6 +6,8 @@ sb3-contrib's MaskablePPO on the same env (`make_sb3_vec_env`), measured in the 
 Both train against uniform random opponents in 4-player noirburg games for the same number
 of learner decisions (after a short warm-up that compiles the kernels) and report learner
 decisions per second, env + update included. Target (issue 10): train.ppo >= 10x MaskablePPO.
+The last train.ppo row is like for like: MaskablePPO's hidden width (64-64) and passes over
+each batch (10), so that the ratio is the trainers' own, whatever the network.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from train.ppo import Args, train
 from train.sb3_ppo import train_sb3
 
 
-def ppo_speed(steps: int, num_envs: int, bf16: bool = False) -> float:
+def ppo_speed(steps: int, num_envs: int, bf16: bool = False, **settings) -> float:
     args = Args(
         bf16=bf16,
         run_name="bench_train_ppo",
@@ -29,6 +31,7 @@ def ppo_speed(steps: int, num_envs: int, bf16: bool = False) -> float:
         eval_games=0,
         progress=False,
         checkpoint_interval=10**9,
+        **settings,
     )
     t0 = time.perf_counter()
     train(args)
@@ -46,12 +49,14 @@ def main() -> None:
     train_sb3(2048, a.sb3_envs, 128, run_name=None)
     ours = ppo_speed(a.steps, a.num_envs)
     ours_bf16 = ppo_speed(a.steps, a.num_envs, bf16=True)
+    ours_alike = ppo_speed(a.steps, a.num_envs, hidden="64,64", update_epochs=10)
     _, theirs = train_sb3(a.steps, a.sb3_envs, 128, run_name=None)
     print("| trainer (network; passes over each batch) | learner decisions/s | vs MaskablePPO |")
     print("|---|---:|---:|")
     for name, rate in (
         (f"train.ppo, N={a.num_envs} (shared 256-256 MLP; 4 epochs)", ours),
         (f"train.ppo --bf16, N={a.num_envs}", ours_bf16),
+        (f"train.ppo --hidden 64,64 --update-epochs 10, N={a.num_envs}", ours_alike),
         (f"sb3-contrib MaskablePPO, N={a.sb3_envs} (two 64-64 MLPs; 10 epochs)", theirs),
     ):
         print(f"| {name} | {rate:,.0f} | {rate / theirs:.1f}x |")
