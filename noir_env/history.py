@@ -11,13 +11,15 @@ import os
 from .core.rules import PRESETS, Rules
 
 
-def _rules_to_json(rules: Rules) -> str | dict:
+def rules_to_json(rules: Rules) -> str | dict:
+    """The rules as JSON: a preset's name, or every field of custom rules."""
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
     return dataclasses.asdict(rules)
 
 
-def _rules_from_json(value) -> str | Rules:
+def rules_from_json(value) -> str | Rules:
+    """The rules `rules_to_json` wrote: a preset name, or a `Rules`."""
     if isinstance(value, str):
         return value
     fields = dict(value)
@@ -35,5 +37,6 @@ def save_history(history: dict, path: str | os.PathLike) -> None:
 
 
 def load_history(path: str | os.PathLike) -> dict:
+    """Read a history written by `save_history`."""
     with open(path, encoding="utf-8") as f:
         return json.load(f)

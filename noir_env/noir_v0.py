@@ -235,7 +235,7 @@ from .core.log import GameLog
 from .core.observe import observe_batch
 from .core.rules import Rules, get_rules
 from .core.state import check_state, kernel_view
-from .history import _rules_from_json, _rules_to_json, load_history, save_history
+from .history import load_history, rules_from_json, rules_to_json, save_history
 from .render import PHASE_NAMES, render_board
 
 __all__ = [
@@ -434,7 +434,7 @@ class raw_env(AECEnv, EzPickle):
         self.history = {
             "env": self.metadata["name"],
             "num_players": self.num_players,
-            "rules": _rules_to_json(self.rules),
+            "rules": rules_to_json(self.rules),
             "seed": seed,
             "max_steps": self.max_steps,
             "actions": [],
@@ -673,7 +673,7 @@ def replay(
         seed = history["seed"]
         actions = history["actions"]
         num_players = history.get("num_players", num_players)
-        rules = _rules_from_json(history.get("rules", rules))
+        rules = rules_from_json(history.get("rules", rules))
         max_steps = history.get("max_steps", max_steps)
     else:
         seed = int(history)

@@ -18,6 +18,7 @@ from noir_env import noir_v0
 from noir_env.core import constants as C
 from noir_env.core.log import game_log
 from noir_env.core.validate import game_problems
+from noir_env.history import rules_from_json
 from noir_env.spaces import ACTION_NAMES, OBS_SIZE, action_id
 
 PRESETS = ["noirburg", "noirbrough", "original"]
@@ -314,8 +315,8 @@ def test_history_with_custom_rules():
     play(env, np.random.default_rng(5))
     history = json.loads(json.dumps(env.unwrapped.history))
     assert history["rules"]["money_win_threshold"] == [20, 25, 30, 35]
-    assert noir_v0._rules_from_json(history["rules"]) == rules
-    hash(noir_v0._rules_from_json(history["rules"]))
+    assert rules_from_json(history["rules"]) == rules
+    hash(rules_from_json(history["rules"]))
     frames = list(noir_v0.replay(history))
     assert [line for f in frames for line in f.log] == env.unwrapped.game_log
 

@@ -465,9 +465,9 @@ class SingleSeatGames(LearnerSlots):
     def _histories(self, games: np.ndarray) -> np.ndarray:
         """The games at `games` as histories in noir_v0's format (seed, settings, every
         real choice; noir_v0's extra single-action decisions are not in them)."""
-        from ..history import _rules_to_json  # the one home of the history format
+        from ..history import rules_to_json  # the one home of the history format
 
-        rules = _rules_to_json(self.rules)
+        rules = rules_to_json(self.rules)
         out = np.empty(games.size, object)
         for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path
             out[j] = {
