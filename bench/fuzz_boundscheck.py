@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import time
@@ -25,17 +24,10 @@ FUZZ_FILE = "tests/test_fuzz_positions.py"
 
 
 def default_cache_dir() -> pathlib.Path:
-    """runs/numba-boundscheck-<digest>: keyed like the normal cache on every kernel source
-    (numba alone would miss an edited callee in another module); stale ones are removed."""
-    sys.path.insert(0, str(ROOT))
-    from noir_env._numba_cache import source_digest  # no kernel is compiled by this import
-
-    base = ROOT / "runs"
-    target = base / f"numba-boundscheck-{source_digest()}"
-    for old in base.glob("numba-boundscheck-*"):
-        if old != target:
-            shutil.rmtree(old, ignore_errors=True)
-    return target
+    """noir_env/__pycache__/boundscheck-numba: beside the normal cache, never mixed with it.
+    Stamped per module like the normal cache, so an edited kernel recompiles only what
+    depends on it; the folder is the package's cache, not a leftover in the checkout."""
+    return ROOT / "noir_env" / "__pycache__" / "boundscheck-numba"
 
 
 def run(examples: int, cache_dir: pathlib.Path) -> tuple[int, str, float]:
@@ -59,8 +51,8 @@ def main() -> int:
         "--cache-dir",
         type=pathlib.Path,
         default=None,
-        help="NUMBA_CACHE_DIR of the bounds-checked kernels (default: runs/numba-boundscheck-"
-        "<hash of the kernel sources>, older ones removed)",
+        help="NUMBA_CACHE_DIR of the bounds-checked kernels "
+        "(default: noir_env/__pycache__/boundscheck-numba)",
     )
     args = parser.parse_args()
     code, out, seconds = run(args.examples, args.cache_dir or default_cache_dir())
