@@ -8,7 +8,7 @@ for each opponent (the built-in uniform random one, inside the compiled loop; th
 heuristic, called once per decision round with every game that waits for it):
   vector N        - `make_vector_env(N)` (Gymnasium VectorEnv), N = 1, 64, 1024, 4096,
                     and N = 4096 with copy=False (observation buffers reused);
-  DummyVecEnv x16 - SB3's `make_vec_env("noir_env/Noir-v0", n_envs=16)`, the standard
+  DummyVecEnv x16 - SB3's `make_vec_env("noir_env/Noir-v1", n_envs=16)`, the standard
                     single-env path, with masks through env_method("action_masks").
 Prints a table, the ratio of the N=4096 row to the DummyVecEnv row for each opponent, and
 writes bench/results/vector.json.
@@ -61,7 +61,7 @@ def dummy_vec_rate(seconds: float, opponents: str = "random") -> tuple[float, fl
     from stable_baselines3.common.env_util import make_vec_env
 
     kwargs = {"num_players": 4, "opponents": opponents}
-    env = make_vec_env("noir_env/Noir-v0", n_envs=DUMMY_ENVS, seed=0, env_kwargs=kwargs)
+    env = make_vec_env("noir_env/Noir-v1", n_envs=DUMMY_ENVS, seed=0, env_kwargs=kwargs)
     agent = RandomAgent(seed=0)
     obs = env.reset()
     for _ in range(3):

@@ -1,6 +1,7 @@
 """noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game.
 
-Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v0"
+Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v1"
+("noir_env/Noir-v0" stays registered as its deprecated alias; Gymnasium warns when it is made)
 (`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) and
 "noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`) by
 entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds one.
@@ -8,16 +9,19 @@ entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds
 
 __version__ = "0.2.0"
 
-ENV_ID = "noir_env/Noir-v0"
+ENV_ID = "noir_env/Noir-v1"
+_DEPRECATED_ENV_IDS = ("noir_env/Noir-v0",)  # the game of rules v1; the same entry point now
 DISTRICT_ENV_ID = "noir_env/DistrictNoir-v0"
 
 
 def _register_gymnasium_env() -> None:
     from gymnasium.envs.registration import register, registry
 
-    if ENV_ID not in registry:
+    for env_id in (ENV_ID, *_DEPRECATED_ENV_IDS):
+        if env_id in registry:
+            continue
         register(
-            id=ENV_ID,
+            id=env_id,
             entry_point="noir_env.vector.single:NoirEnv",
             # gymnasium.make_vec(ENV_ID, num_envs=N) builds the batched VectorEnv directly
             vector_entry_point="noir_env.vector.gym_vector:NoirVectorEnv",
@@ -34,9 +38,9 @@ _register_gymnasium_env()
 
 
 def __getattr__(name: str):
-    # `noir_env.noir_v0` on first use: importing the package stays cheap
-    if name == "noir_v0":
+    # `noir_env.noir_v1` on first use: importing the package stays cheap
+    if name in ("noir_v1", "noir_v0"):
         import importlib
 
-        return importlib.import_module(".noir_v0", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

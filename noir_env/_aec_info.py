@@ -1,5 +1,5 @@
-"""The infos of `noir_v0`: what the decision of the agent to act is about (`turn_of`, `window`,
-`attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v0's docstring), read from
+"""The infos of `noir_v1`: what the decision of the agent to act is about (`turn_of`, `window`,
+`attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v1's docstring), read from
 views of one game's core fields."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The history format of `noir_v0` (`env.history`: the seed, the settings and every action of a
-game, JSON-ready): the rules as JSON, saving and loading. `noir_v0.replay` plays a history back;
+"""The history format of `noir_v1` (`env.history`: the seed, the settings and every action of a
+game, JSON-ready): the rules as JSON, saving and loading. `noir_v1.replay` plays a history back;
 the vector engine writes its games in this format too."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The board as text: `render_board` writes any core state's game from one seat's view (only
-its hand is shown). `noir_v0` renders with it (`render()`, `board_text()`, replays), as does the
+its hand is shown). `noir_v1` renders with it (`render()`, `board_text()`, replays), as does the
 single-seat Gymnasium env."""
 
 from __future__ import annotations

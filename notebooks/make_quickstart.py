@@ -18,9 +18,9 @@ NOIR is a 3-6 player mafia card game with out-of-turn reactions. This notebook:
 Sizes here are tiny so the notebook runs in a few minutes on a laptop (the first call
 compiles the numba kernels: about 2 minutes, once)."""),
     ("code", """import numpy as np
-from noir_env import noir_v0
+from noir_env import noir_v1
 
-env = noir_v0.env(num_players=4, render_mode="ansi")
+env = noir_v1.env(num_players=4, render_mode="ansi")
 env.reset(seed=1)
 rng = np.random.default_rng(1)
 for _, agent in zip(range(12), env.agent_iter()):

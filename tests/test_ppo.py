@@ -28,7 +28,7 @@ from agents.ppo_agent import (
     stack_nonzero_parts,
 )
 from agents.registry import SHIPPED_PPO_POLICY
-from noir_env import noir_v0
+from noir_env import noir_v1
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
 from train.export_policy import export_policy
@@ -111,11 +111,11 @@ def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
 
 
 def play_every_preset_and_count(agent) -> None:
-    """The agent in every seat of a game of each preset and player count (noir_v0 raises on
+    """The agent in every seat of a game of each preset and player count (noir_v1 raises on
     an illegal action)."""
     for rules in ("noirburg", "noirbrough", "original"):
         for n in (3, 4, 5, 6):
-            env = noir_v0.env(num_players=n, rules=rules, max_steps=300)
+            env = noir_v1.env(num_players=n, rules=rules, max_steps=300)
             env.reset(seed=n)
             for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()

@@ -2,7 +2,7 @@
 
     python -m train.play --players 4 --opponents random [--rules noirburg] [--seat 0] [--seed 1]
 
-You play one seat of a `noir_v0` game (the multi-agent presentation: you are asked in every
+You play one seat of a `noir_v1` game (the multi-agent presentation: you are asked in every
 reaction window, out of turn too); the other seats are agents by name (`agents.load`: one
 name for every bot, or one per bot in seat order). Before each of your decisions the new log
 lines and the board from your seat are shown (only your own hand is visible), then your
@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from noir_env import core, noir_v0
+from noir_env import core, noir_v1
 from noir_env.core import constants as C
 from noir_env.core.rules import PRESETS
 from noir_env.spaces import ACTION_NAMES, action_name
@@ -75,7 +75,7 @@ def describe_action(action: int, seat: int, player_names: list[str]) -> str:
 
 
 class HumanGame:
-    """One game of `noir_v0` with a human at `seat` reading from `stdin` and writing to
+    """One game of `noir_v1` with a human at `seat` reading from `stdin` and writing to
     `stdout`; the other seats are played by `bots` ({seat: (name, agent)})."""
 
     def __init__(self, env, seat: int, bots: dict, stdin: TextIO, stdout: TextIO,
@@ -254,7 +254,7 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     ask_forced: bool = False,
-    make_env: Callable[..., Any] = noir_v0.raw_env,
+    make_env: Callable[..., Any] = noir_v1.raw_env,
 ) -> bool:
     """Play one game in the terminal (module docstring); True if it was played to its end.
     Raises ValueError for bad settings."""

@@ -4,7 +4,7 @@
   opponents played inside, batched (`gym_vector`).
 - `make_sb3_vec_env(num_envs, ...)`: the same as a Stable-Baselines3 VecEnv with
   `action_masks()`, for sb3-contrib's MaskablePPO (`sb3`; needs the `train` extra).
-- `NoirEnv`: the single-seat Gymnasium env registered as "noir_env/Noir-v0" (`single`).
+- `NoirEnv`: the single-seat Gymnasium env registered as "noir_env/Noir-v1" (`single`).
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
   supplied by the caller, rewards per seat (`selfplay`).
 - `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).

@@ -30,7 +30,7 @@ STATUS_NAMES = ("learner", "external", "game_over", "eliminated", "truncated")
 
 @njit(cache=True)
 def status_of(s, i, learner, max_steps):
-    """Where game i stands for the learner; the order follows noir_v0's `_end_episodes`
+    """Where game i stands for the learner; the order follows noir_v1's `_end_episodes`
     (game over first, then elimination, then truncation)."""
     if s[i].phase == C.PH_GAME_OVER:
         return ST_OVER
@@ -133,10 +133,10 @@ def observe_rows_serial(s, idx, seats, out, mask):
 
 @njit(cache=True)
 def seat_outcome(s, i, seat, alive_prev, truncated):
-    """noir_v0's zero-sum reward of `seat` when game i ends (game over or truncation) and
+    """noir_v1's zero-sum reward of `seat` when game i ends (game over or truncation) and
     the seat was still in it: the core's outcome (0 on truncation) plus an equal share of
     what the players eliminated earlier were paid above their outcome, so that every
-    episode sums to zero (noir_v0's Rewards table)."""
+    episode sums to zero (noir_v1's Rewards table)."""
     n = s[i].num_players
     lose = -1.0 / (n - 1)
     outcome = np.zeros(C.MAX_PLAYERS, np.float32)

@@ -11,12 +11,12 @@ one of their seats must act. Ended games are dealt again at once when `autoreset
 The games run in the core's fast presentation mode (`core.init(..., ask_all=False)`): the
 core takes every decision with a single legal action and the passes of players without a
 reaction card, so the learner and the opponents see only real choices. The learner never
-observes who else was asked, so this reveals nothing, and it is faster. noir_v0 presents
+observes who else was asked, so this reveals nothing, and it is faster. noir_v1 presents
 those decisions too (ask_all=True); the game is the same for the same choices, and
 `max_steps` here counts real choices only.
 
 Seeds: `reset(seed=s)` deals slot i the game with seed s + i (as `core.init(seeds=s)` and
-`noir_v0`'s `reset(seed=s + i)`); its later games get seeds from a stream keyed by (s, i), so
+`noir_v1`'s `reset(seed=s + i)`); its later games get seeds from a stream keyed by (s, i), so
 a slot's games do not depend on the number of slots. The player count, the learner's seat,
 the opponent drawn from the mix and the random opponents' choices all derive from the game's
 seed: a game is a function of its seed and the learner's actions.
@@ -133,7 +133,7 @@ class Ended:
     """The learner episodes that ended in one step, one row per game in `games`."""
 
     games: np.ndarray  # int64 [E]: slot indices
-    reward: np.ndarray  # float32 [E]: the learner's reward (noir_v0's definition)
+    reward: np.ndarray  # float32 [E]: the learner's reward (noir_v1's definition)
     terminated: np.ndarray  # bool [E]: game over or learner eliminated (else truncated)
     final_obs: np.ndarray  # float32 [E, OBS_SIZE]: the learner's last observation
     result: np.ndarray  # object [E]: "game_over", "eliminated" or "truncated"
@@ -257,7 +257,7 @@ class SingleSeatGames(LearnerSlots):
     players) after which a game is truncated. autoreset: deal an ended game again in the
     same step. core_kwargs: extra keywords for `core.init` (ask_all=False unless given).
     record: keep every real choice of each game, so that an ended episode carries its game
-    in noir_v0's history format (`Ended.history`; noir_v0, which also presents the
+    in noir_v1's history format (`Ended.history`; noir_v1, which also presents the
     single-action decisions, replays it by taking those itself). copy: never write
     an observation or mask array again while the caller holds it (an array it has let go
     of is reused, see `_outputs`); False: the same two buffers at every step, overwritten
@@ -463,15 +463,15 @@ class SingleSeatGames(LearnerSlots):
         )
 
     def _histories(self, games: np.ndarray) -> np.ndarray:
-        """The games at `games` as histories in noir_v0's format (seed, settings, every
-        real choice; noir_v0's extra single-action decisions are not in them)."""
+        """The games at `games` as histories in noir_v1's format (seed, settings, every
+        real choice; noir_v1's extra single-action decisions are not in them)."""
         from ..history import rules_to_json  # the one home of the history format
 
         rules = rules_to_json(self.rules)
         out = np.empty(games.size, object)
         for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path
             out[j] = {
-                "env": "noir_v0",
+                "env": "noir_v1",
                 "num_players": int(self.state.num_players[g]),
                 "rules": rules,
                 "seed": int(self.game_seed[g]),

@@ -14,9 +14,9 @@ slots) and the end of the episode in `infos["final_info"]`. Same-step because a 
 always see at least one legal action: a next-step terminal observation would come with an
 all-zero mask.
 
-Rewards and episode ends follow noir_v0: 0 until the learner's episode ends; then the
+Rewards and episode ends follow noir_v1: 0 until the learner's episode ends; then the
 zero-sum outcome (+1 for a sole winner, -1/(n-1) for a loser, shares on ties, including
-noir_v0's share of what eliminated players were paid), or -1/(n-1) when the learner is
+noir_v1's share of what eliminated players were paid), or -1/(n-1) when the learner is
 eliminated (terminated, the game is abandoned), or 0 plus that share on truncation after
 `max_steps` decisions.
 

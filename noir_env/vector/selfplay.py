@@ -11,7 +11,7 @@
 
 Each step reports, per game, which seat must act (`infos["seat"]`, absolute seat number), its
 observation (seat-relative, so one policy serves every seat) and its legal actions. Rewards
-are attributed per seat as in noir_v0, so every seat's return is right (not only the last
+are attributed per seat as in noir_v1, so every seat's return is right (not only the last
 mover's): a seat eliminated during the game gets -1/(n-1) on that step and its episode ends
 (`seat_done`); when the game ends every seat still in gets the zero-sum outcome plus its share
 of what the eliminated players were paid above theirs (0 plus that share on truncation after
@@ -58,7 +58,7 @@ def seat_rewards(
     over: np.ndarray,
     truncated: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(rewards float32 [N, 6], seat_done bool [N, 6]) of one step by noir_v0's rules:
+    """(rewards float32 [N, 6], seat_done bool [N, 6]) of one step by noir_v1's rules:
     -1/(n-1) to a seat eliminated while the game goes on; at the end, to every seat still
     in, the outcome (the core's, 0 on truncation) plus an equal share of what the seats
     eliminated earlier were paid above their outcome."""

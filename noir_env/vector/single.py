@@ -1,11 +1,11 @@
-"""The single-seat Gymnasium env registered as "noir_env/Noir-v0": one game, the learner in
+"""The single-seat Gymnasium env registered as "noir_env/Noir-v1": one game, the learner in
 one seat, every other decision taken inside by opponent policies. For standard single-env
 tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
 
     import gymnasium as gym
     import noir_env  # registers the id
 
-    env = gym.make("noir_env/Noir-v0", num_players=4, opponents="random")
+    env = gym.make("noir_env/Noir-v1", num_players=4, opponents="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(legal_action)  # info["action_mask"]
 
@@ -114,7 +114,7 @@ class NoirEnv(gymnasium.Env):
         return None
 
     def _board_text(self) -> str:
-        from ..render import render_board  # the board text, as noir_v0 renders it
+        from ..render import render_board  # the board text, as noir_v1 renders it
 
         g = self.games
         return render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
