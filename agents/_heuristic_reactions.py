@@ -112,16 +112,18 @@ def cancel_value(o, info, w):
 
 @njit(cache=True)
 def bribe_values(o, info, w, out):
-    """out[k] = what bribing the Police at queue place k is worth (R5.5): a standing Police
-    that hurts the observer, or a bribed one that protected it."""
+    """out[n] = what bribing the window's n-th Police (`bribe:<n+1>`) is worth (R5.5): a
+    standing Police that hurts the observer, or a bribed one that protected it."""
     out[:] = -1.0
     att, q, loss, _ = pending_value(o, info, w)
+    n = -1
     for k in range(C.QUEUE_LEN):
         b = O_QUEUE + k * QF
         kidnap = o[b + Q_KIND + C.RQ_KIDNAP - 1] > 0.5
         cancel = o[b + Q_KIND + C.RQ_CANCEL - 1] > 0.5
         if not (kidnap or cancel):
             continue
+        n += 1  # out is indexed by the Police's order, as bribe:<k> names it
         standing = o[b + Q_STANDING] > 0.5
         if cancel:
             mine = att == 0
@@ -129,13 +131,13 @@ def bribe_values(o, info, w, out):
                 qq, tt = pending_attack(o)
                 atk = np.zeros(4)
                 attackers(o, atk)
-                out[k] = my_attack_value(o, info, qq, tt, atk, 0.0, w)
+                out[n] = my_attack_value(o, info, qq, tt, atk, 0.0, w)
             elif q == 0 and not standing:
-                out[k] = loss
+                out[n] = loss
         elif standing and o[b + Q_TSEAT] > 0.5:  # a kidnap on the observer's business
             t = int(o[b + Q_TPLACE]) - 1
             if 0 <= t < S:
-                out[k] = 0.5 * slot_power(o, 0, t) + _guard_loss(o, info, t, w)
+                out[n] = 0.5 * slot_power(o, 0, t) + _guard_loss(o, info, t, w)
 
 
 @njit(cache=True)
@@ -294,7 +296,7 @@ def reactions(o, info, mask, sc, w, in_window):
         sc[a] = cancel_value(o, info, w) - floor
     a = C.A_PLAY + C.PLAY_BRIBE
     if mask[a]:
-        vals = np.zeros(C.QUEUE_LEN)
+        vals = np.zeros(C.NUM_POLICE_CARDS)
         bribe_values(o, info, w, vals)
         sc[a] = vals.max() - 0.5 * floor
     a = C.A_PLAY + C.PLAY_POLICE
@@ -321,9 +323,9 @@ def reaction_target(o, info, mask, sc, w):
     """The target of the reaction just played, by the same values that chose to play it."""
     kind = one_hot(o, O_RTKIND, 6)
     if kind == C.PLAY_BRIBE:
-        vals = np.zeros(C.QUEUE_LEN)
+        vals = np.zeros(C.NUM_POLICE_CARDS)
         bribe_values(o, info, w, vals)
-        for k in range(C.QUEUE_LEN):
+        for k in range(C.NUM_POLICE_CARDS):
             if mask[C.A_BRIBE + k]:
                 sc[C.A_BRIBE + k] = vals[k]
         return

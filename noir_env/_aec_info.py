@@ -14,7 +14,7 @@ _TARGET_NAMES = noir_spaces.TARGET_NAMES
 # the fields `decision_info` reads: views of one game's fields (`f`) and [1]-arrays of its
 # scalar fields (`f1`)
 INFO_FIELDS = ("atk_g", "biz", "ho_top", "rq_kind", "rq_player", "rq_tp", "rq_ts")
-INFO_FIELDS += ("rq_standing", "rq_dice")
+INFO_FIELDS += ("rq_standing", "rq_dice", "rq_power")
 INFO_SCALARS = (
     "phase",
     "active",
@@ -67,6 +67,10 @@ def _queue_info(f, n: int, names: list[str]) -> list[dict]:
         }
         if kind == C.RQ_DRIVEBY:
             entry["dice"] = int(f["rq_dice"][k])
+        elif kind == C.RQ_TURNCOAT:
+            entry["power"] = int(f["rq_power"][k]) + 1
+        elif kind == C.RQ_POKER:
+            del entry["target"], entry["place"]  # a host, no target
         else:
             entry["standing"] = bool(f["rq_standing"][k])
         out.append(entry)

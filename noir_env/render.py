@@ -97,9 +97,13 @@ def _queued_text(g, k: int, names: list[str]) -> str:
     kind = int(g["rq_kind"][k])
     who = names[int(g["rq_player"][k])]
     tq, ts = int(g["rq_tp"][k]), int(g["rq_ts"][k])
+    if kind == C.RQ_POKER:
+        return f"{k + 1}. Poker Night hosted by {who}"
     place = f"{names[tq]}'s {_place_name(g, tq, ts)}"
     if kind == C.RQ_DRIVEBY:
         return f"{k + 1}. Drive-by x{int(g['rq_dice'][k])} by {who} on {place}"
+    if kind == C.RQ_TURNCOAT:
+        return f"{k + 1}. Turncoat by {who} on a {int(g['rq_power'][k]) + 1}-gangster of {place}"
     what = "cancel the attack" if kind == C.RQ_CANCEL else f"raid {place}"
     state = "standing" if g["rq_standing"][k] else "bribed"
     return f"{k + 1}. Police by {who} to {what}: {state}"

@@ -52,7 +52,7 @@ def _build_action_names() -> list[str]:
     names += [f"play:{k}" for k in C.PLAY_NAMES]
     names += [f"target:+{rel}:{t}" for rel in range(1, C.MAX_PLAYERS) for t in TARGET_NAMES]
     names += [f"power:{p}" for p in range(1, 5)]
-    names += [f"bribe:{k}" for k in range(1, C.QUEUE_LEN + 1)]
+    names += [f"bribe:{k}" for k in range(1, C.NUM_BRIBE_IDS + 1)]  # the k-th Police
     names += ["continue_into_hideout"]
     assert len(names) == C.NUM_ACTIONS, (len(names), C.NUM_ACTIONS)
     return names

@@ -187,12 +187,15 @@ def raze_first_hideout(s, r, i, p, q):
 @njit(cache=True)
 def continue_into_hideout(s, r, i, go_on):
     """R3.7: after the raze the attacker goes on into the Hideout, or stops; either way the
-    surviving attackers then become HIDDEN."""
+    surviving attackers then become HIDDEN. One who stops has not attacked the Hideout: it
+    may still be declared a target this turn (D40)."""
     p = s[i].active
     q = s[i].atk_player
     log_event(s, i, C.EV_RAZE_CHOICE, p, q, int(go_on))
     if go_on:
         raze_first_hideout(s, r, i, p, q)
+    else:
+        s[i].attacked[q, C.PLACE_HIDEOUT] = 0
     hide_attackers(s, i, p)
 
 

@@ -75,11 +75,17 @@ A_HIDE_OPEN = A_HIDE_UNDER + NUM_SLOTS
 A_PLAY = A_HIDE_OPEN + 1  # + play kind (6)
 A_TARGET = A_PLAY + 6  # + (rel - 1) * NUM_TARGETS + target
 A_POWER = A_TARGET + (MAX_PLAYERS - 1) * NUM_TARGETS  # + power_idx (Turncoat)
-# rules v1 appends (ids above stay stable): a Bribe names the Police it answers by its place
-# in the window's queue; a raze-first attack may go on into the Hideout (R3.7)
-QUEUE_LEN = 9  # reactions that wait for a window's close: 4 Police + 5 Drive-by cards at most
-A_BRIBE = A_POWER + 4  # + queue position of the Police bribed
-A_CONTINUE = A_BRIBE + QUEUE_LEN  # go on from the razed business into the Hideout
+# rules v1 appends (ids above stay stable): a Bribe names the Police it answers; a raze-first
+# attack may go on into the Hideout (R3.7)
+# reactions that wait for a window's close (R5.3): every card played in a window but a Bribe,
+# at most 4 Police + 5 Drive-by + 3 Turncoat + 3 Poker Night (rules v2; 9 in rules v1)
+QUEUE_LEN = 15
+NUM_POLICE_CARDS = 4
+# `bribe:<k>` answers the k-th Police of the window (rules v2; the k-th card of the queue in
+# rules v1): ids for k = 1..9 stay so that later ids keep their meaning; only 1..4 can be legal
+NUM_BRIBE_IDS = 9
+A_BRIBE = A_POWER + 4  # + (k - 1): the k-th Police of the window's queue
+A_CONTINUE = A_BRIBE + NUM_BRIBE_IDS  # go on from the razed business into the Hideout
 NUM_ACTIONS = A_CONTINUE + 1
 
 # play kinds (offsets from A_PLAY)
@@ -150,8 +156,8 @@ WIN_NONE, WIN_ATTACK, WIN_END_TURN, WIN_RESPONSE, WIN_STEP = 0, 1, 2, 3, 4
 WINDOW_NAMES = ["none", "attack", "end_of_turn", "response", "before_step"]
 NUM_WINDOWS = 5
 # reactions queued in a window, resolved at its close in the order played (R5.3)
-RQ_NONE, RQ_KIDNAP, RQ_CANCEL, RQ_DRIVEBY = 0, 1, 2, 3
-QUEUE_NAMES = ["none", "police_kidnap", "police_cancel", "driveby"]
+RQ_NONE, RQ_KIDNAP, RQ_CANCEL, RQ_DRIVEBY, RQ_TURNCOAT, RQ_POKER = 0, 1, 2, 3, 4, 5
+QUEUE_NAMES = ["none", "police_kidnap", "police_cancel", "driveby", "turncoat", "poker_night"]
 
 # --- countdown (R6) -----------------------------------------------------------------------
 CD_HIDEOUT, CD_BANK, CD_THIRD = 0, 1, 2
@@ -189,4 +195,5 @@ LOG_FIELDS = 8  # code + 7 arguments
     EV_CANCELLED,
     EV_FIZZLE,
     EV_RAZE_CHOICE,
-) = range(26)
+    EV_TURNCOAT_MISS,
+) = range(27)

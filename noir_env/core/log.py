@@ -343,10 +343,13 @@ class GameLog:
     def _draw(self, p, n, cost, *_):
         return f"{self._p(p)} draws {_plural(n, 'card')} {_cost(cost)}"
 
-    def _play(self, x, kind, q, t, *_):
+    def _play(self, x, kind, q, t, power, *_):
         who = self._p(x)
         if kind == C.PLAY_POKER:
             return f"{who} hosts a Poker Night"
+        if kind == C.PLAY_TURNCOAT:  # in a window: it waits for the close (R5.3)
+            frm = self._turncoat_source(q, t)
+            return f"{who} plays a Turncoat on a {power}-gangster of {frm}"
         if kind == C.PLAY_POLICE_CANCEL:
             return f"{who} calls the Police to stop the attack on {self._target(q, t)}"
         if kind == C.PLAY_POLICE:
@@ -380,16 +383,24 @@ class GameLog:
         s += f", the {name} is destroyed" if destroyed else f", the {name} stands"
         return s
 
-    def _turncoat(self, x, q, t, power, *_):
+    def _turncoat_source(self, q, t):
         if t < _PLACE_SLOTS:
-            frm = f"{self._p(q)}'s {self._business(q, t)}"
-        elif t == C.TGT_HIDDEN:
-            frm = f"{self._p(q)}'s hidden gangsters"
-        else:
-            frm = f"{self._p(q)}'s attack"
-            if self._attackers is not None and self._attackers[power - 1] > 0:
-                self._attackers[power - 1] -= 1
+            return f"{self._p(q)}'s {self._business(q, t)}"
+        if t == C.TGT_HIDDEN:
+            return f"{self._p(q)}'s hidden gangsters"
+        return f"{self._p(q)}'s attack"
+
+    def _turncoat(self, x, q, t, power, *_):
+        if t == C.TGT_ATTACK and self._attackers is not None and self._attackers[power - 1] > 0:
+            self._attackers[power - 1] -= 1
+        frm = self._turncoat_source(q, t)
         return f"{self._p(x)} plays a Turncoat and takes a {power}-gangster from {frm} into hand"
+
+    def _turncoat_miss(self, x, q, t, power, *_):
+        frm = self._turncoat_source(q, t)
+        return (
+            f"{self._p(x)}'s Turncoat finds no {power}-gangster at {frm} any more: it takes nothing"
+        )
 
     def _poker(self, host, winner, pot, *_):
         if winner < 0 or pot == 0:
@@ -462,6 +473,7 @@ _SENTENCES = {
     C.EV_CANCELLED: GameLog._cancelled,
     C.EV_FIZZLE: GameLog._fizzle,
     C.EV_RAZE_CHOICE: GameLog._raze_choice,
+    C.EV_TURNCOAT_MISS: GameLog._turncoat_miss,
 }
 
 

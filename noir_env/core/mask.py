@@ -17,7 +17,7 @@ from .board import (
     num_gangsters,
     place_counts,
 )
-from .reactions import playable, target_ok, turncoat_can_take
+from .reactions import is_police, playable, target_ok, turncoat_can_take
 
 S = C.NUM_SLOTS
 
@@ -46,9 +46,9 @@ def _places_fitting(s, i, p, pw, m):
 @njit(cache=True)
 def _pick_ups(s, r, i, p, m, attack):
     """A_FROM for gangsters on own places; in Move Gangsters those not yet put down this
-    step (R4.2) and HIDDEN ones that fit somewhere (`unplaced_discard_weakest`: only the
-    strongest of those, so the weakest are the ones left over); in an attack only places
-    whose gangsters may attack (R3.1)."""
+    step (R4.2) and HIDDEN ones that fit somewhere, but not those kidnapped in this step
+    (R3.5; `unplaced_discard_weakest`: only the strongest of those, so the weakest are the
+    ones left over); in an attack only places whose gangsters may attack (R3.1)."""
     last = C.NUM_PLACES if (r.hideout_attackers or not attack) else S
     for src in range(last):
         if src < S and s[i].biz[p, src] == 0:
@@ -60,16 +60,23 @@ def _pick_ups(s, r, i, p, m, attack):
                 _set(m, C.A_FROM + pw * C.NUM_SOURCES + src)
     if not attack:
         for pw in range(3, -1, -1):
-            if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
+            if _placeable_hidden(s, i, p, pw) > 0 and fits_somewhere(s, i, p, pw + 1):
                 _set(m, C.A_FROM + pw * C.NUM_SOURCES + C.PLACE_HIDDEN)
                 if r.discard_weakest:
                     return
 
 
 @njit(cache=True)
+def _placeable_hidden(s, i, p, pw):
+    """p's HIDDEN power-(pw+1) gangsters that may return in this Move Gangsters step: all
+    but those kidnapped during it (R3.5)."""
+    return s[i].hidden[p, pw] - s[i].kept_hidden[pw]
+
+
+@njit(cache=True)
 def _hidden_must_be_placed(s, i, p):
     for pw in range(4):
-        if s[i].hidden[p, pw] > 0 and fits_somewhere(s, i, p, pw + 1):
+        if _placeable_hidden(s, i, p, pw) > 0 and fits_somewhere(s, i, p, pw + 1):
             return True
     return False
 
@@ -132,10 +139,12 @@ def _draws(s, i, p, m):
 @njit(cache=True)
 def _reaction_targets(s, r, i, x, m):
     kind = s[i].rt_kind
-    if kind == C.PLAY_BRIBE:  # R5.5: any Police of the window's queue
+    if kind == C.PLAY_BRIBE:  # R5.5: any Police of the window's queue, by its order
+        n = 0
         for k in range(s[i].rq_n):
-            if s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL:
-                _set(m, C.A_BRIBE + k)
+            if is_police(s, i, k):
+                _set(m, C.A_BRIBE + n)
+                n += 1
         return
     n = s[i].num_players
     for rel in range(1, n):

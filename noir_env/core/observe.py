@@ -35,12 +35,13 @@ SLOT_FEATURES = [
 SF = len(SLOT_FEATURES)
 # one reaction waiting in the window's queue, in play order (R5.3)
 QUEUE_FEATURES = [
-    ("kind", 3),  # police_kidnap, police_cancel, driveby
+    ("kind", 5),  # police_kidnap, police_cancel, driveby, turncoat, poker_night
     ("standing", 1),  # a Police not (or re-) bribed
     ("dice", 1),  # Drive-bys on that business, rolled together
     ("player", P),  # who played it, seat-relative
     ("target_seat", P),  # seat-relative
     ("target_place", 1),  # slot + 1, or 29 for the Hideout (a Police cancel's target)
+    ("power", 1),  # a Turncoat: the power of the gangster it takes (1-4)
 ]
 QUEUE_OFFSETS = {}
 _k = 0
@@ -93,6 +94,7 @@ GLOBAL_FIELDS = [
     ("step", C.ST_END + 1),
     ("queue", C.QUEUE_LEN * QF),
     ("move_locked", C.NUM_PLACES * 4),
+    ("kidnapped_this_move", 4),  # the active player's, kept HIDDEN until the next Move (R3.5)
     ("rules", NUM_RULE_FIELDS),
 ]
 
@@ -129,11 +131,13 @@ O_ATK, O_ATK_SEAT, O_ATK_HO, O_ATK_G = (
 )
 O_WIN, O_WIN_OWNER, O_STEP, O_QUEUE = _g["window"], _g["window_owner"], _g["step"], _g["queue"]
 O_LOCK, O_RULES, O_CD_LEFT = _g["move_locked"], _g["rules"], _g["countdown_turns_left"]
+O_KEPT = _g["kidnapped_this_move"]
 Q_KIND, Q_STANDING, Q_DICE = QUEUE_OFFSETS["kind"], QUEUE_OFFSETS["standing"], QUEUE_OFFSETS["dice"]
-Q_PLAYER, Q_TSEAT, Q_TPLACE = (
+Q_PLAYER, Q_TSEAT, Q_TPLACE, Q_POWER = (
     QUEUE_OFFSETS["player"],
     QUEUE_OFFSETS["target_seat"],
     QUEUE_OFFSETS["target_place"],
+    QUEUE_OFFSETS["power"],
 )
 S_PRESENT, S_ALIVE, S_MONEY, S_HAND, S_TROPH, S_KILLS = (
     _s["present"],
@@ -219,6 +223,8 @@ def write_observation(s, i, seat, o):
         for place in range(C.NUM_PLACES):
             for pw in range(4):
                 o[O_LOCK + place * 4 + pw] = s[i].lock[place, pw]
+    for pw in range(4):
+        o[O_KEPT + pw] = s[i].kept_hidden[pw]
     tc = ph == C.PH_TURNCOAT_POWER
     for q in range(n):
         base = GLOBAL_SIZE + _rel(s, i, seat, q) * SEAT_SIZE
@@ -281,6 +287,8 @@ def _write_queued(s, i, seat, k, o, base):
     o[base + Q_PLAYER + _rel(s, i, seat, s[i].rq_player[k])] = 1.0
     o[base + Q_TSEAT + _rel(s, i, seat, s[i].rq_tp[k])] = 1.0
     o[base + Q_TPLACE] = s[i].rq_ts[k] + 1
+    if s[i].rq_kind[k] == C.RQ_TURNCOAT:
+        o[base + Q_POWER] = s[i].rq_power[k] + 1
 
 
 @njit(cache=True)

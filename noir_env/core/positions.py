@@ -80,6 +80,7 @@ def check_position(g, n: int) -> None:
     _check_counters(g, n)
     _check_step(g)
     _check_selection(g, live)
+    _check_kept_hidden(g)
     _check_reaction(g)
     _check_window(g, live)
     _check_queue(g, live)
@@ -183,6 +184,20 @@ def _check_selection(g, live: list[int]) -> None:
         raise bad("selection", [a, b], "must be [0..5, 0..30]")
 
 
+def _check_kept_hidden(g) -> None:
+    """R3.5: gangsters kidnapped during the active player's own Move Gangsters step are
+    HIDDEN gangsters of that player, kept apart only until the step ends."""
+    kept = [int(v) for v in g.kept_hidden]
+    if not any(kept):
+        return
+    in_play = g.phase not in (C.PH_MULLIGAN, C.PH_GAME_OVER) and g.step_idx >= 0
+    if not in_play or step_of(g) != C.ST_MOVE:
+        raise bad("kidnapped_this_move", kept, "only during the active player's Move Gangsters")
+    hidden = [int(v) for v in g.hidden[g.active]]
+    if any(k < 0 or k > h for k, h in zip(kept, hidden, strict=True)):
+        raise bad("kidnapped_this_move", kept, f"must be among the active player's {hidden}")
+
+
 def _check_reaction(g) -> None:
     """A reaction whose target is being chosen: a kind that takes one, played at a point
     where reactions may be played."""
@@ -215,36 +230,64 @@ def _check_window(g, live: list[int]) -> None:
 
 
 def _check_queue(g, live: list[int]) -> None:
-    """R5.3: Police and Drive-bys wait in an open window only; each was played from a
-    card now on the discard pile (so the queue can never outgrow QUEUE_LEN)."""
+    """R5.3: every card but a Bribe waits in an open window only; each was played from a
+    card now on the discard pile (a Poker Night: or boxed), so the queue can never outgrow
+    QUEUE_LEN."""
     if g.rq_n and not window_open(g):
         raise bad("queue", int(g.rq_n), "reactions wait only in an open window")
-    police = dice = 0
+    played = dict.fromkeys((C.POLICE, C.DRIVEBY, C.TURNCOAT, C.POKER), 0)
     for k in range(int(g.rq_n)):
         kind, x, q, t = (int(g[f][k]) for f in ("rq_kind", "rq_player", "rq_tp", "rq_ts"))
         key = f"queue[{k}]"
         if x not in live:
             raise bad(f"{key}.player", x, f"must be a seat in the game {live}")
         if kind == C.RQ_CANCEL:
-            police += 1
+            played[C.POLICE] += 1
             if g.win_kind != C.WIN_ATTACK or (q, t) != (g.atk_player, g.atk_slot):
                 raise bad(key, (q, t), "a Police cancel names the pending attack's target")
+        elif kind == C.RQ_POKER:
+            played[C.POKER] += 1
+            if (q, t) != (x, 0):
+                raise bad(key, (q, t), "a Poker Night has its host, no target")
+        elif kind == C.RQ_TURNCOAT:
+            played[C.TURNCOAT] += 1
+            _check_turncoat_target(g, key, x, q, t, live)
         else:
-            police += kind == C.RQ_KIDNAP
-            dice += int(g.rq_dice[k]) if kind == C.RQ_DRIVEBY else 0
+            played[C.POLICE] += kind == C.RQ_KIDNAP
+            played[C.DRIVEBY] += int(g.rq_dice[k]) if kind == C.RQ_DRIVEBY else 0
             if q not in live or q == x or t >= C.NUM_SLOTS or not g.biz[q, t]:
                 raise bad(f"{key}.target", (q, t), "must be a business of an opponent")
         if kind == C.RQ_DRIVEBY and not 1 <= g.rq_dice[k] <= C.DECK_COUNTS[C.DRIVEBY]:
             raise bad(f"{key}.dice", int(g.rq_dice[k]), "must be 1..5 (one per Drive-by)")
         if kind != C.RQ_DRIVEBY and g.rq_dice[k]:
-            raise bad(f"{key}.dice", int(g.rq_dice[k]), "a Police rolls no dice")
+            raise bad(f"{key}.dice", int(g.rq_dice[k]), "only Drive-bys roll dice")
+        if (kind != C.RQ_TURNCOAT and g.rq_power[k]) or not 0 <= g.rq_power[k] < 4:
+            raise bad(f"{key}.power", int(g.rq_power[k]) + 1, "a Turncoat's only, 1..4")
+        police = kind in (C.RQ_KIDNAP, C.RQ_CANCEL)
+        if not police and g.rq_standing[k]:
+            raise bad(f"{key}.standing", 1, "only a Police stands or is bribed")
     if g.phase == C.PH_REACT_TARGET:  # the card just played joins the queue next
-        police += g.rt_kind == C.PLAY_POLICE
-        dice += g.rt_kind == C.PLAY_DRIVEBY
-    for card, played in ((C.POLICE, police), (C.DRIVEBY, dice)):
-        if played > g.discard[card]:
+        played[C.POLICE] += g.rt_kind == C.PLAY_POLICE
+        played[C.DRIVEBY] += g.rt_kind == C.PLAY_DRIVEBY
+    if g.phase in CHOOSING and g.rt_kind == C.PLAY_TURNCOAT:
+        played[C.TURNCOAT] += 1
+    for card, count in played.items():
+        spent = int(g.discard[card]) + (int(g.removed[card]) if card == C.POKER else 0)
+        if count > spent:
             name = C.CARD_NAMES[card]
-            raise bad("queue", int(g.rq_n), f"{played} {name} played, {g.discard[card]} discarded")
+            raise bad("queue", int(g.rq_n), f"{count} {name} played, {spent} spent")
+
+
+def _check_turncoat_target(g, key: str, x: int, q: int, t: int, live: list[int]) -> None:
+    """A queued Turncoat names an opponent's business, HIDDEN pool or pending attack (R5.7);
+    the gangster itself may be gone by the close (an earlier card took it: it then misses)."""
+    if q not in live or q == x:
+        raise bad(f"{key}.target", q, "must be an opponent in the game")
+    if t == C.TGT_ATTACK:
+        if g.win_kind != C.WIN_ATTACK or q != g.active:
+            raise bad(f"{key}.at", "attack", "only the pending attack's attacker, in its window")
+    elif t != C.TGT_HIDDEN and (t >= C.NUM_SLOTS or not g.biz[q, t]):
+        raise bad(f"{key}.at", t, "must be a business of the target, 'hidden' or 'attack'")
 
 
 def _check_attack(g, n: int, live: list[int]) -> None:

@@ -2,9 +2,11 @@
 
 A window (R5.2) asks the living players in turn, clockwise from the player after its owner
 and ending with the owner; each play reopens the round; it closes when every living player
-has passed in a row. Players without a playable reaction pass without being asked (the
-step loop takes a decision with a single legal action by itself). What happens after a
-window closes belongs to the turn flow (noir_env/core/turn.py).
+has passed in a row. Every card played in a window but a Bribe waits in the window's queue
+and acts at the close, strictly in the order played (R5.3). Players without a playable
+reaction pass without being asked (the step loop takes a decision with a single legal action
+by itself). What happens after a window closes belongs to the turn flow
+(noir_env/core/turn.py).
 """
 
 import numpy as np
@@ -36,15 +38,15 @@ def may_take_power(s, r, i, x, pw):
 
 @njit(cache=True)
 def turncoat_count(s, r, i, q, t, pw):
-    """Power-(pw+1) gangsters of q a Turncoat could take at target t: on a business, HIDDEN,
-    or in the pending attack (never on a Hideout, R5.7(i))."""
+    """Power-(pw+1) gangsters of q a Turncoat could take at target t: on a business, HIDDEN
+    (`turncoat_hidden`), or in the pending attack (`turncoat_attackers`); never on a Hideout
+    (R5.7(i))."""
     if t < S:
         return s[i].biz_g[q, t, pw] if s[i].biz[q, t] > 0 else 0
-    if not r.turncoat_hidden:
-        return 0
     if t == C.TGT_HIDDEN:
-        return s[i].hidden[q, pw]
-    if t == C.TGT_ATTACK and s[i].win_kind == C.WIN_ATTACK and s[i].active == q:
+        return s[i].hidden[q, pw] if r.turncoat_hidden else 0
+    attack_on = s[i].win_kind == C.WIN_ATTACK and s[i].atk_player >= 0 and s[i].active == q
+    if t == C.TGT_ATTACK and r.turncoat_attackers and attack_on:
         return s[i].atk_g[pw]
     return 0
 
@@ -123,7 +125,7 @@ def playable(s, r, i, x, kind):
 def police_queued(s, i):
     """True if a Police (standing or bribed) waits in the window: a Bribe can answer it."""
     for k in range(s[i].rq_n):
-        if s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL:
+        if is_police(s, i, k):
             return True
     return False
 
@@ -183,11 +185,18 @@ def poker_night(s, r, i, host):
 
 @njit(cache=True)
 def turncoat_take(s, r, i, x, q, t, pw):
-    """R5.7: x takes one power-(pw+1) gangster of q at target t into x's hand."""
+    """R5.7: x takes one power-(pw+1) gangster of q at target t into x's hand; a Turncoat
+    whose gangster is gone by its turn in the queue (dead, kidnapped, taken, or x lost the
+    Casino a 4 needs) takes nothing (D15)."""
+    if turncoat_count(s, r, i, q, t, pw) == 0 or not may_take_power(s, r, i, x, pw):
+        log_event(s, i, C.EV_TURNCOAT_MISS, x, q, t, pw + 1)
+        return
     if t < S:
         s[i].biz_g[q, t, pw] -= 1
     elif t == C.TGT_HIDDEN:
         s[i].hidden[q, pw] -= 1
+        if q == s[i].active:  # one the owner could place now goes first, a kept one last
+            s[i].kept_hidden[pw] = min(s[i].kept_hidden[pw], s[i].hidden[q, pw])
     else:
         s[i].atk_g[pw] -= 1
     s[i].hand[x, C.G1 + pw] += 1
@@ -196,31 +205,50 @@ def turncoat_take(s, r, i, x, q, t, pw):
 
 
 @njit(cache=True)
-def bribe(s, i, x, k):
-    """R5.5: a Bribe answers the Police queued at position k: each Bribe on it toggles
-    whether it stands (a Bribe on a Bribe reinstates it)."""
+def is_police(s, i, k):
+    return s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL
+
+
+@njit(cache=True)
+def police_position(s, i, n):
+    """Queue position of the window's n-th Police (0-based; -1 if there are fewer)."""
+    for k in range(s[i].rq_n):
+        if is_police(s, i, k):
+            if n == 0:
+                return k
+            n -= 1
+    return -1
+
+
+@njit(cache=True)
+def bribe(s, i, x, n):
+    """R5.5: a Bribe answers the window's n-th Police (0-based): each Bribe on it toggles
+    whether it stands (a Bribe on a Bribe reinstates it). It acts at once: it is an answer
+    to that Police, not a card that waits its turn in the queue."""
+    k = police_position(s, i, n)
     s[i].rq_standing[k] = 1 - s[i].rq_standing[k]
     log_event(s, i, C.EV_BRIBE, x, s[i].rq_standing[k], k, s[i].rq_player[k])
 
 
 @njit(cache=True)
-def queue_reaction(s, i, x, kind, q, t):
-    """R5.3: a Police or Drive-by joins the window's queue and acts at its close, in the
-    order played. Drive-bys on one business join the first one there: their number is fixed
-    before the dice are rolled, together (R5.6)."""
-    if kind == C.RQ_DRIVEBY:
-        for k in range(s[i].rq_n):
-            same = s[i].rq_tp[k] == q and s[i].rq_ts[k] == t
-            if s[i].rq_kind[k] == C.RQ_DRIVEBY and same:
-                s[i].rq_dice[k] += 1
-                return
+def queue_reaction(s, i, x, kind, q, t, pw):
+    """R5.3: a card played in a window (all but a Bribe) joins the window's queue and acts
+    at its close, in the order played. A Drive-by played right after a Drive-by on the same
+    business joins it: their number is fixed before the dice are rolled, together (R5.6);
+    with another card between them each keeps its own place."""
     k = s[i].rq_n
+    last = k - 1
+    joins = kind == C.RQ_DRIVEBY and last >= 0 and s[i].rq_kind[last] == C.RQ_DRIVEBY
+    if joins and s[i].rq_tp[last] == q and s[i].rq_ts[last] == t:
+        s[i].rq_dice[last] += 1
+        return
     s[i].rq_kind[k] = kind
     s[i].rq_player[k] = x
     s[i].rq_tp[k] = q
     s[i].rq_ts[k] = t
-    s[i].rq_standing[k] = 1 if kind != C.RQ_DRIVEBY else 0
+    s[i].rq_standing[k] = 1 if kind == C.RQ_KIDNAP or kind == C.RQ_CANCEL else 0
     s[i].rq_dice[k] = 1 if kind == C.RQ_DRIVEBY else 0
+    s[i].rq_power[k] = pw
     s[i].rq_n = k + 1
 
 
@@ -257,10 +285,16 @@ def window_pass(s, i):
 
 @njit(cache=True)
 def kidnap(s, i, x, q, t):
-    """R5.4: the gangsters on q's business t go into q's HIDDEN pool."""
+    """R5.4: the gangsters on q's business t go into q's HIDDEN pool. Kidnapped during q's
+    own Move Gangsters step (in a response window q opened there), they stay HIDDEN until
+    q's next Move Gangsters step (R3.5): they are kept apart from those q may place now."""
     moved = num_gangsters(s[i].biz_g[q, t]) if s[i].biz[q, t] > 0 else 0
+    in_own_move = q == s[i].active and s[i].win_kind == C.WIN_RESPONSE
+    in_own_move = in_own_move and s[i].win_ret == C.PH_MOVE
     for pw in range(4):
         s[i].hidden[q, pw] += s[i].biz_g[q, t, pw]
+        if in_own_move:
+            s[i].kept_hidden[pw] += s[i].biz_g[q, t, pw]
         s[i].biz_g[q, t, pw] = 0
     log_event(s, i, C.EV_POLICE, x, q, t, moved)
 
@@ -277,9 +311,10 @@ def drive_by(s, r, i, q, t, dice):
 
 @njit(cache=True)
 def resolve_window(s, r, i):
-    """R5.3: at the close the queued reactions act in the order they were played: a
-    standing Police kidnaps or cancels the attack, Drive-bys roll. Returns True if the
-    pending attack was cancelled by Police."""
+    """R5.3: at the close the queued cards act strictly in the order they were played: a
+    standing Police kidnaps or cancels the attack, Drive-bys roll, a Turncoat takes its
+    gangster if it is still there, a Poker Night is held. Returns True if the pending attack
+    was cancelled by Police."""
     cancelled = False
     for k in range(s[i].rq_n):
         kind = s[i].rq_kind[k]
@@ -288,6 +323,10 @@ def resolve_window(s, r, i):
         t = s[i].rq_ts[k]
         if kind == C.RQ_DRIVEBY:
             drive_by(s, r, i, q, t, s[i].rq_dice[k])
+        elif kind == C.RQ_TURNCOAT:
+            turncoat_take(s, r, i, x, q, t, s[i].rq_power[k])
+        elif kind == C.RQ_POKER:
+            poker_night(s, r, i, x)
         elif not s[i].rq_standing[k]:
             continue  # bribed: does nothing
         elif kind == C.RQ_KIDNAP:
@@ -315,3 +354,4 @@ def clear_window(s, i):
     s[i].rq_ts[:] = 0
     s[i].rq_standing[:] = 0
     s[i].rq_dice[:] = 0
+    s[i].rq_power[:] = 0

@@ -42,7 +42,8 @@ class Rules:
     hideout_attack: str = "breach"  # R3.6: "breach" (declared) or "raze_first" (original)
     destroy_strict: bool = False  # R3.3: business destroyed only if damage EXCEEDS its total
     turncoat_casino_for_4: bool = True  # R5.7: taking a power-4 gangster needs own Casino
-    turncoat_hidden: bool = True  # R5.7: hidden / attacking gangsters may be taken
+    turncoat_hidden: bool = True  # R5.7: HIDDEN gangsters may be taken
+    turncoat_attackers: bool = False  # R5.7: a pending attack's gangsters may be taken
     poker_first_round: bool = False  # R5.8: Poker Night playable in round 1
     poker_boxed: str = "after_countdown"  # R5.8: when a played Poker Night leaves the game
     money_win: bool = True  # R6.2: money win at the end of one's own turn
@@ -131,6 +132,7 @@ class Rules:
             hideout_attackers=int(self.hideout_gangsters_attack),
             poker_all_in=int(self.poker_all_in),
             discard_weakest=int(self.unplaced_discard_weakest),
+            turncoat_attackers=int(self.turncoat_attackers),
         )
 
 
@@ -202,6 +204,7 @@ class RulesK(NamedTuple):
     hideout_attackers: int
     poker_all_in: int
     discard_weakest: int
+    turncoat_attackers: int  # last: the columns before it keep their place (rules v2)
 
 
 @njit(cache=True)
@@ -222,6 +225,7 @@ NOIRBROUGH = Rules(
     countdown_on_bank="empty",
     countdown_starts_next_turn=False,
     hideout_gangsters_attack=False,
+    turncoat_attackers=True,
 )
 ORIGINAL = Rules(
     name="original",
@@ -234,6 +238,7 @@ ORIGINAL = Rules(
     hideout_attack="raze_first",
     destroy_strict=True,
     turncoat_casino_for_4=False,
+    turncoat_attackers=True,
     poker_first_round=True,
     poker_all_in=True,
     unplaced_discard_weakest=True,
@@ -303,6 +308,7 @@ _KERNEL_BOOLS = {
     "hideout_attackers": "hideout_gangsters_attack",
     "poker_all_in": "poker_all_in",
     "discard_weakest": "unplaced_discard_weakest",
+    "turncoat_attackers": "turncoat_attackers",
 }
 _KERNEL_CHOICES = {
     "prep_first": ("step_order", dict(enumerate(_STEP_ORDERS))),
@@ -358,6 +364,7 @@ def _windows_of_bits(bits) -> tuple[str, ...]:
 
 _THR = RULE_FIELDS.index("money_thr_3")
 assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"]
+assert _THR == 27 and RulesK._fields.index("money_thr") == 13  # the literal indices of rules_of
 
 
 @njit(cache=True)
@@ -379,7 +386,7 @@ def rules_of(s, i):
         np.int64(a[10]),
         np.int64(a[11]),
         np.int64(a[12]),
-        (np.int64(a[26]), np.int64(a[27]), np.int64(a[28]), np.int64(a[29])),
+        (np.int64(a[27]), np.int64(a[28]), np.int64(a[29]), np.int64(a[30])),
         np.int64(a[13]),
         np.int64(a[14]),
         np.int64(a[15]),
@@ -393,4 +400,5 @@ def rules_of(s, i):
         np.int64(a[23]),
         np.int64(a[24]),
         np.int64(a[25]),
+        np.int64(a[26]),
     )

@@ -27,7 +27,8 @@ from .rules import (
 from .state import State, allocate, check_state
 from .validate import game_problems
 
-FORMAT = "noir-state/2"  # /2: rules v1 (reaction queue, known cards, ask_all)
+FORMAT = "noir-state/3"  # /3: rules v2 (Turncoat and Poker Night queued, kidnapped_this_move)
+READABLE_FORMATS = ("noir-state/2", FORMAT)  # /2 (rules v1) lacks only what /3 added
 PHASES = [p.name for p in sorted(C.Phase)]
 STEPS = ["tribute", "move_gangsters", "attack", "deploy", "move_hideout", "discard", "draw", "end"]
 PLAYS = C.PLAY_NAMES
@@ -41,8 +42,12 @@ def _cards(counts) -> dict[str, int]:
     return {C.CARD_NAMES[t]: int(n) for t, n in enumerate(counts) if n}
 
 
+_TARGET_WORDS = {C.TGT_HIDEOUT: "hideout", C.TGT_HIDDEN: "hidden", C.TGT_ATTACK: "attack"}
+
+
 def _slot_name(t: int) -> int | str:
-    return "hideout" if t == C.TGT_HIDEOUT else int(t)
+    """A slot's number, or the word for the Hideout / a Turncoat's hidden or attack target."""
+    return _TARGET_WORDS.get(int(t), int(t))
 
 
 def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
@@ -97,6 +102,7 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
             for pw in range(4)
             if g.lock[p, pw]
         ],
+        "kidnapped_this_move": _powers(g.kept_hidden),
         "selection": [int(g.sel_a), int(g.sel_b)],
         "attack": None
         if g.atk_player < 0
@@ -142,6 +148,10 @@ def _queued(g, k: int) -> dict[str, Any]:
     }
     if kind == C.RQ_DRIVEBY:
         entry["dice"] = int(g.rq_dice[k])
+    elif kind == C.RQ_TURNCOAT:
+        entry["power"] = int(g.rq_power[k]) + 1
+    elif kind == C.RQ_POKER:
+        del entry["target"], entry["at"]  # a Poker Night has a host, no target
     else:
         entry["standing"] = bool(g.rq_standing[k])
     return entry
@@ -152,8 +162,8 @@ def _queued(g, k: int) -> dict[str, Any]:
 TOP_KEYS = {
     "format", "rules", "num_players", "phase", "actor", "active", "first_player", "turn_no",
     "step", "count", "bank", "deck", "discard", "removed", "players", "attacked",
-    "move_locked", "selection", "attack", "window", "queue", "reaction", "countdown",
-    "result", "ask_all", "rng", "steps", "log",
+    "move_locked", "kidnapped_this_move", "selection", "attack", "window", "queue", "reaction",
+    "countdown", "result", "ask_all", "rng", "steps", "log",
 }  # fmt: skip
 PLAYER_KEYS = {
     "alive", "money", "hand", "hideout", "businesses", "hidden", "known", "trophies", "kills",
@@ -167,7 +177,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     and the value of anything wrong (nothing is returned then)."""
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
-    if d.get("format", FORMAT) != FORMAT:
+    if d.get("format", FORMAT) not in READABLE_FORMATS:
         raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
     old = {"police", "drivebys"} & set(d)
     if old:
@@ -355,6 +365,7 @@ def _load_table_state(g, d: dict, n: int) -> None:
         if g.lock[place, pw]:
             raise ValueError(f"move_locked[{k}]={e!r}: that place and power twice")
         g.lock[place, pw] = _int(e[2], f"move_locked[{k}][2]", 1, int(C.DECK_COUNTS[pw]))
+    g.kept_hidden = _counts(d.get("kidnapped_this_move", []), "kidnapped_this_move")
     g.atk_player = -1
     atk = d.get("attack")
     if atk is not None:
@@ -378,21 +389,40 @@ def _load_window(g, d: dict, n: int) -> None:
     g.rq_n = len(d.get("queue", []))
 
 
+# what each kind of queued card holds besides its kind and player (R5.3)
+_QUEUE_KEYS = {
+    C.RQ_KIDNAP: {"target", "at", "standing"},
+    C.RQ_CANCEL: {"target", "at", "standing"},
+    C.RQ_DRIVEBY: {"target", "at", "dice"},
+    C.RQ_TURNCOAT: {"target", "at", "power"},
+    C.RQ_POKER: set(),
+}
+
+
 def _load_queued(g, k: int, e, n: int) -> None:
     key = f"queue[{k}]"
-    e = _dict(e, key, {"kind", "player", "target", "at", "dice", "standing"})
+    e = _dict(e, key, {"kind", "player", "target", "at", "dice", "standing", "power"})
     kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{key}.kind") + 1
+    extra = set(e) - {"kind", "player"} - _QUEUE_KEYS[kind]
+    if extra:
+        allowed = sorted(_QUEUE_KEYS[kind])
+        raise ValueError(f"{key}: a {C.QUEUE_NAMES[kind]} has {allowed}, not {sorted(extra)}")
     g.rq_kind[k] = kind
     g.rq_player[k] = _int(e.get("player"), f"{key}.player", 0, n - 1)
+    if kind == C.RQ_POKER:
+        g.rq_tp[k] = g.rq_player[k]  # the host (state.py)
+        return
     g.rq_tp[k] = _int(e.get("target"), f"{key}.target", 0, n - 1)
-    g.rq_ts[k] = _slot(e.get("at", 0), f"{key}.at")
-    if kind == C.RQ_DRIVEBY:
-        if "standing" in e:
-            raise ValueError(f"{key}: a Drive-by has dice, not 'standing'")
-        g.rq_dice[k] = _int(e.get("dice", 1), f"{key}.dice", 1, int(C.DECK_COUNTS[C.DRIVEBY]))
+    at = e.get("at", 0)
+    if kind == C.RQ_TURNCOAT and at in ("hidden", "attack"):
+        g.rq_ts[k] = C.TGT_HIDDEN if at == "hidden" else C.TGT_ATTACK
     else:
-        if "dice" in e:
-            raise ValueError(f"{key}: a Police has 'standing', not dice")
+        g.rq_ts[k] = _slot(at, f"{key}.at")
+    if kind == C.RQ_DRIVEBY:
+        g.rq_dice[k] = _int(e.get("dice", 1), f"{key}.dice", 1, int(C.DECK_COUNTS[C.DRIVEBY]))
+    elif kind == C.RQ_TURNCOAT:
+        g.rq_power[k] = _int(e.get("power"), f"{key}.power", 1, 4) - 1
+    else:
         g.rq_standing[k] = _flag(e.get("standing", True), f"{key}.standing")
 
 
@@ -439,8 +469,8 @@ def _load_log(g, log: dict) -> None:
         if k >= written and any(values):
             why = f"log.n={g.log_n} events leave this row unwritten (zeros)"
             raise ValueError(f"log.events[{k}]={values}: {why}")
-        if k < written and not 0 <= values[0] <= C.EV_RAZE_CHOICE:
-            why = f"not an event code 0..{C.EV_RAZE_CHOICE}"
+        if k < written and not 0 <= values[0] <= C.EV_TURNCOAT_MISS:
+            why = f"not an event code 0..{C.EV_TURNCOAT_MISS}"
             raise ValueError(f"log.events[{k}][0]={values[0]}: {why}")
         g.log[k] = values
 

@@ -53,6 +53,13 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
     # --- this turn
     ("attacked", "i1", (P, C.NUM_PLACES), "slot / Hideout attacked this turn (R3.1)"),
     ("lock", "i1", (C.NUM_PLACES, 4), "gangsters put down in this Move Gangsters step (R4.2)"),
+    (
+        "kept_hidden",
+        "i1",
+        (4,),
+        "the active player's HIDDEN gangsters kidnapped in this Move "
+        "Gangsters step: they stay HIDDEN until the next one (R3.5)",
+    ),
     ("sel_a", "i1", (), "selection: power idx (move, deploy) or Turncoat target seat"),
     ("sel_b", "i1", (), "selection: source place (move) or Turncoat target"),
     # --- pending attack (R3)
@@ -64,13 +71,19 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
     ("win_owner", "i1", (), "seat the window's round ends with"),
     ("win_left", "i1", (), "passes still needed to close the window"),
     ("win_ret", "i1", (), "phase to return to after a response window"),
-    ("rq_n", "i1", (), "reactions queued in this window (Police, Drive-bys), in play order"),
+    ("rq_n", "i1", (), "reactions queued in this window (all but Bribes), in play order"),
     ("rq_kind", "i1", (C.QUEUE_LEN,), "RQ_*: each queued reaction"),
     ("rq_player", "i1", (C.QUEUE_LEN,), "seat that played it"),
-    ("rq_tp", "i1", (C.QUEUE_LEN,), "its target seat (the defender for a Police cancel)"),
+    (
+        "rq_tp",
+        "i1",
+        (C.QUEUE_LEN,),
+        "its target seat (the defender for a Police cancel; the host for a Poker Night)",
+    ),
     ("rq_ts", "i1", (C.QUEUE_LEN,), "its target slot (TGT_HIDEOUT / slot for a cancel)"),
     ("rq_standing", "i1", (C.QUEUE_LEN,), "Police: 1 while not bribed (toggled by each Bribe)"),
     ("rq_dice", "i1", (C.QUEUE_LEN,), "Drive-by: dice rolled together on that business"),
+    ("rq_power", "i1", (C.QUEUE_LEN,), "Turncoat: power index of the gangster it takes"),
     ("rt_kind", "i1", (), "PLAY_* whose target is being chosen"),
     ("rt_ret", "i1", (), "phase in which that reaction was played"),
     # --- countdown and result (R6)

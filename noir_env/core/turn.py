@@ -14,7 +14,6 @@ from .board import (
     in_first_round,
     log_event,
     next_alive,
-    num_gangsters,
     pay_bank,
     place_counts,
     seat_of,
@@ -221,11 +220,14 @@ def end_step(s, r, i):
         return
     if ph == C.PH_MOVE:
         p = s[i].active
-        left = num_gangsters(s[i].hidden[p])
+        left = 0
+        for pw in range(4):  # those kidnapped in this step stay HIDDEN (R3.5)
+            gone = s[i].hidden[p, pw] - s[i].kept_hidden[pw]
+            s[i].discard[C.G1 + pw] += gone
+            s[i].hidden[p, pw] -= gone
+            s[i].kept_hidden[pw] = 0
+            left += gone
         if left > 0:
-            for pw in range(4):
-                s[i].discard[C.G1 + pw] += s[i].hidden[p, pw]
-                s[i].hidden[p, pw] = 0
             log_event(s, i, C.EV_MOVE_DISCARD, p, left)
     advance_step(s, r, i)
 
@@ -335,18 +337,22 @@ def confirm_attack(s, r, i):
 @njit(cache=True)
 def play_reaction(s, r, i, kind):
     """A_PLAY: the actor plays a reaction card (R5). Targeted kinds continue in
-    PH_REACT_TARGET; the rest take effect at once."""
+    PH_REACT_TARGET. In a window every card but a Bribe waits in the queue (R5.3); a Poker
+    Night played at one's own decision point is the only card on the table: it acts at once."""
     x = s[i].actor
     spend_card(s, r, i, x, C.PLAY_CARD[kind])
     s[i].rt_kind = kind
     s[i].rt_ret = s[i].phase
     if kind == C.PLAY_POKER:
         log_event(s, i, C.EV_PLAY, x, kind)
-        poker_night(s, r, i, x)
+        if s[i].rt_ret == C.PH_WINDOW:
+            queue_reaction(s, i, x, C.RQ_POKER, x, 0, 0)
+        else:
+            poker_night(s, r, i, x)
         after_play(s, i, x)
     elif kind == C.PLAY_POLICE_CANCEL:
         log_event(s, i, C.EV_PLAY, x, kind, s[i].atk_player, s[i].atk_slot)
-        queue_reaction(s, i, x, C.RQ_CANCEL, s[i].atk_player, s[i].atk_slot)
+        queue_reaction(s, i, x, C.RQ_CANCEL, s[i].atk_player, s[i].atk_slot, 0)
         after_play(s, i, x)
     else:
         s[i].phase = C.PH_REACT_TARGET
@@ -377,9 +383,25 @@ def choose_target(s, i, rel, t):
     log_event(s, i, C.EV_PLAY, x, kind, q, t)
     if s[i].rt_ret != C.PH_WINDOW:
         open_window(s, i, C.WIN_RESPONSE, x, s[i].rt_ret)
-    queue_reaction(s, i, x, C.RQ_KIDNAP if kind == C.PLAY_POLICE else C.RQ_DRIVEBY, q, t)
+    queue_reaction(s, i, x, C.RQ_KIDNAP if kind == C.PLAY_POLICE else C.RQ_DRIVEBY, q, t, 0)
     if s[i].rt_ret == C.PH_WINDOW:
         reopen_round(s, i, x)
+
+
+@njit(cache=True)
+def play_turncoat(s, r, i, pw):
+    """A_POWER: the Turncoat's gangster is named (R5.7). In a window it waits in the queue
+    and takes the gangster at the close if it is still there (R5.3, D11); at one's own
+    decision point it is the only card on the table and takes it at once."""
+    x = s[i].actor
+    q = s[i].sel_a
+    t = s[i].sel_b
+    if s[i].rt_ret == C.PH_WINDOW:
+        log_event(s, i, C.EV_PLAY, x, C.PLAY_TURNCOAT, q, t, pw + 1)
+        queue_reaction(s, i, x, C.RQ_TURNCOAT, q, t, pw)
+    else:
+        turncoat_take(s, r, i, x, q, t, pw)
+    after_play(s, i, x)
 
 
 @njit(cache=True)
@@ -428,9 +450,7 @@ def apply_action(s, r, i, a):
         else:
             choose_target(s, i, rel, t)
     elif a < C.A_BRIBE:
-        x = s[i].actor
-        turncoat_take(s, r, i, x, s[i].sel_a, s[i].sel_b, a - C.A_POWER)
-        after_play(s, i, x)
+        play_turncoat(s, r, i, a - C.A_POWER)
     else:  # A_BRIBE + queue position
         x = s[i].actor
         bribe(s, i, x, a - C.A_BRIBE)

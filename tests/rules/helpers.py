@@ -44,7 +44,7 @@ STEP_OF_PHASE = {
 
 
 # --- building a position -----------------------------------------------------------------
-def blank(n: int = 4, rules: str = "noirburg", seed: int = 0) -> core.State:
+def blank(n: int = 4, rules: str | core.Rules = "noirburg", seed: int = 0) -> core.State:
     """A game of n players with nothing dealt: every card in the draw pile (a fixed order),
     3 coins each (R1.2), empty tables, no countdown, seat 0 the first player."""
     s = core.init(1, n, rules, seeds=seed)
@@ -207,7 +207,7 @@ def begin(s, active: int, phase: str, turn_no: int | None = None, actor: int | N
     return s
 
 
-def position(n: int = 4, rules: str = "noirburg", seed: int = 0):
+def position(n: int = 4, rules: str | core.Rules = "noirburg", seed: int = 0):
     """Alias of `blank` that reads better at the top of a scenario."""
     return blank(n, rules, seed)
 

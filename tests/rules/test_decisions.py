@@ -54,8 +54,8 @@ def test_breach_test_is_at_least_in_strict_presets():
 
 def test_turncoat_taking_every_attacker_makes_the_attack_fizzle():
     """R5.3 / D15: an attack whose attackers were all taken fizzles at the close; the target
-    stays marked as attacked."""
-    s = blank(4)
+    stays marked as attacked (noirbrough: Turncoat may take pending attackers)."""
+    s = blank(4, "noirbrough")
     business(s, 0, 2, [2])
     business(s, 0, 1, [1])
     t = business(s, 1, 2)
@@ -70,20 +70,19 @@ def test_turncoat_taking_every_attacker_makes_the_attack_fizzle():
 
 
 def test_kidnap_of_a_business_emptied_before_the_close_does_nothing():
-    """D13 / D11: Turncoat acts at once, Police at the close; if the kidnap target is empty
-    by then, nothing happens."""
+    """D13: if the kidnap target is empty at the Police's turn in the queue, nothing
+    happens: two Police on one business act in play order (R5.3), the second finds nobody."""
     s = blank(4)
     give(s, 0, C.POLICE, C.B1)
     t = business(s, 1, 2, [2])
     business(s, 3, 1, [1])
-    give(s, 2, C.TURNCOAT)
+    give(s, 2, C.POLICE)
     begin(s, 0, "deploy")
     act(s, "play:police", f"target:+1:slot{t}")
     assert s.actor[0] == 2  # seat 1 holds nothing and passed unasked
-    act(s, "play:turncoat", "target:+3:slot0")
-    assert s.hand[0, 2, C.G2] == 1
-    assert events(s, C.EV_POLICE) == [[0, 1, t, 0, 0, 0, 0]]
-    assert s.hidden[0, 1].sum() == 0 and s.phase[0] == C.PH_DEPLOY
+    act(s, "play:police", f"target:+3:slot{t}")
+    assert events(s, C.EV_POLICE) == [[0, 1, t, 1, 0, 0, 0], [2, 1, t, 0, 0, 0, 0]]
+    assert s.hidden[0, 1].tolist() == [0, 1, 0, 0] and s.phase[0] == C.PH_DEPLOY
 
 
 def test_driveby_misses_pending_attackers():

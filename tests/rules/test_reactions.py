@@ -1,6 +1,7 @@
 """Rulebook scenarios for reaction cards (R5): windows, Police, Bribe, Drive-by, Turncoat and
 Poker Night."""
 
+from noir_env import core
 from noir_env.core import constants as C
 
 from .helpers import (
@@ -273,9 +274,13 @@ def test_driveby_never_targets_a_hideout():
 
 
 # --- R5.7: Turncoat ------------------------------------------------------------------------------
+# the printed rulebook's attack with the web rules' Turncoat on attackers (D15, rules v2)
+TURNCOAT_ON_ATTACKERS = core.NOIRBURG.replace(turncoat_attackers=True)
+
+
 def turncoat_position(defender_has_casino: bool):
     """Seat 0 attacks seat 1's Bootlegger with 4 + 2 + 1; seat 1 holds a Turncoat."""
-    s = blank(4)
+    s = blank(4, TURNCOAT_ON_ATTACKERS)
     business(s, 0, 4, [4])
     business(s, 0, 2, [2])
     hideout(s, 0, 1)
@@ -301,8 +306,9 @@ def test_turncoat_power_4_needs_a_casino():
 
 
 def test_turncoat_takes_an_attacking_gangster():
-    """R5.7: a Turncoat takes any gangster on a business or HIDDEN, including one in an
-    attack: the 4 leaves the attack for seat 1's hand; the 2 + 1 left raze the Bootlegger."""
+    """R5.7 (`turncoat_attackers`): a Turncoat takes any gangster on a business or HIDDEN,
+    including one in an attack: queued in the window, it acts at the close before the attack
+    (R5.3): the 4 leaves the attack for seat 1's hand; the 2 + 1 left raze the Bootlegger."""
     s, t = turncoat_position(defender_has_casino=True)
     assert can(s, "power:4")
     act(s, "power:4")

@@ -113,9 +113,11 @@ def test_police_played_before_driveby_resolves_first():
     assert s.discard[0, C.G2] == 0 and s.biz[0, 2, slot] == 4
 
 
-def test_driveby_dice_on_one_business_roll_together_at_the_first():
-    """R5.6 [NB-TR p.9]: Drive-bys on one business are counted before the dice roll; they act
-    together, at the place of the first one in the queue."""
+def test_driveby_dice_on_one_business_keep_their_places_around_a_kidnap():
+    """R5.6 [NB-TR p.9] with R5.3 (rules v2): Drive-bys on one business roll together only
+    when played one right after the other; a kidnap played between them keeps its place, so
+    the first Drive-by rolls alone, the kidnap hides the survivors, the second hits an empty
+    Casino. (Rules v1 let the second join the first, ahead of the kidnap.)"""
     s = blank(4)
     slot = business(s, 2, 4, gangsters=[2, 2])
     business(s, 0, 1)
@@ -125,9 +127,11 @@ def test_driveby_dice_on_one_business_roll_together_at_the_first():
     act(s, "end", "play:driveby", f"target:+1:slot{slot}")  # seat 1; seat 2 holds no card
     act(s, "play:police")  # seat 3 raids the only business with gangsters
     force_dice(s, 1, 1)
-    act(s, "play:driveby", f"target:+3:slot{slot}")  # joins seat 1's Drive-by there
-    assert events(s, C.EV_DRIVEBY)[-1][:3] == [2, slot, 2]  # one roll of 2 dice: 1 + 1
-    assert s.discard[0, C.G2] == 1 and s.hidden[0, 2].tolist() == [0, 1, 0, 0]
+    act(s, "play:driveby", f"target:+3:slot{slot}")  # its own place, after the kidnap
+    rolls = events(s, C.EV_DRIVEBY)
+    assert [r[:4] for r in rolls] == [[2, slot, 1, 0], [2, slot, 1, 0]]  # two rolls of 1 die
+    assert s.discard[0, C.G2] == 0 and s.hidden[0, 2].tolist() == [0, 2, 0, 0]
+    assert s.biz[0, 2, slot] == 4
 
 
 # --- R5.4 / R5.5: several Police, each with its own Bribe chain -------------------------------
