@@ -25,6 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from noir_env.core.obs_layouts import columns_for, to_layout
+
 from .games import GAME_TITLES, OBS_SIZES
 from .registry import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
@@ -304,12 +306,18 @@ class PPOAgent:
         self.greedy = greedy
         self.rng = np.random.default_rng(seed)
         self.policy = NumpyPolicy(net)
+        # a policy trained on an earlier NOIR env version reads today's observation through
+        # the column map of its layout (noir_env.core.obs_layouts)
+        size = net.config["obs_size"]
+        self.layout_columns = None if size in OBS_SIZES.values() else columns_for(size)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""
         single = np.ndim(mask) == 1
         o = np.atleast_2d(np.asarray(obs, dtype=np.float32))
         m = np.atleast_2d(np.asarray(mask)).astype(np.bool_, copy=False)
+        if self.layout_columns is not None and o.shape[1] == OBS_SIZES["noir"]:
+            o = to_layout(o, self.layout_columns)
         if o.shape[1] != self.net.config["obs_size"]:
             size = self.net.config["obs_size"]
             other = [GAME_TITLES[g] for g, n in OBS_SIZES.items() if n == o.shape[1]]

@@ -406,7 +406,8 @@ def _scripted_position(env):
 
 
 def test_scripted_interrupts():
-    env = noir_v1.env(num_players=4, rules="noirburg")
+    # the printed rules with the web rules' Turncoat on pending attackers (R5.7, D15)
+    env = noir_v1.env(num_players=4, rules=core.NOIRBURG.replace(turncoat_attackers=True))
     env.reset(seed=0)
     _scripted_position(env)
     assert env.agent_selection == "player_0"
@@ -457,24 +458,28 @@ def test_scripted_interrupts():
     assert list(st.hidden[0, 0]) == [1, 1, 0, 0]  # the cancelled attackers hid
     assert env.agent_selection == "player_0"
 
-    # 2. a Poker Night out of turn, then two players' Drive-bys rolling together
+    # 2. a Poker Night out of turn (queued: it acts at the close, in play order), then two
+    # players' Drive-bys played one after the other, rolling together
     act("player_0", "target:+1:slot0")
     act("player_0", "from:g2@slot2")
     act("player_0", "confirm_attack")
     act("player_1", "pass")
     act("player_2", "play:poker_night")
-    assert any(line.startswith("Poker Night at player_2's") for line in new_log())
+    assert new_log()[-1] == "player_2 hosts a Poker Night"
     act("player_3", "play:driveby")
     info = act("player_3", "target:+2:slot1")  # player_1's Casino
     assert info["phase"] == "reaction_target" and info["reaction"] == "driveby"
     act("player_1", "pass")
     info = act("player_2", "play:driveby")
-    driveby = {"card": 1, "kind": "driveby", "player": "player_3", "dice": 1}
-    assert info["queue"] == [driveby | {"target": "player_1", "place": "slot1"}]
+    poker = {"card": 1, "kind": "poker_night", "player": "player_2"}
+    driveby = {"card": 2, "kind": "driveby", "player": "player_3", "dice": 1}
+    assert info["queue"] == [poker, driveby | {"target": "player_1", "place": "slot1"}]
     act("player_2", "target:+3:slot1")
-    assert st.rq_n[0] == 1 and st.rq_dice[0, 0] == 2  # rolled together, at the first one
+    assert st.rq_n[0] == 2 and st.rq_dice[0, 1] == 2  # rolled together, at the first one
     act("player_1", "pass")  # players 0, 2 and 3 hold no card now: not asked (R2.5)
     lines = new_log()
+    at_close = [line for line in lines if line.startswith(("Poker Night", "Drive-by on"))]
+    assert at_close[0].startswith("Poker Night at player_2's")  # the first card, first
     drivebys = [line for line in lines if line.startswith("Drive-by")]
     assert len(drivebys) == 1 and drivebys[0].startswith("Drive-by on player_1's Casino")
     damage = int(re.search(r"(\d+) damage", drivebys[0]).group(1))
@@ -490,10 +495,9 @@ def test_scripted_interrupts():
     act("player_1", "play:turncoat")
     info = act("player_1", "target:+3:attack")
     assert info["reaction"] == "turncoat"
-    info = act("player_1", "power:2")
+    info = act("player_1", "power:2")  # queued; nobody holds a card: the window closes
     assert info["phase"] == "turncoat_power"
     assert info["turncoat_target"] == {"player": "player_0", "place": "attack"}
-    act("player_1", "pass")  # holding the gangster it took: asked again (R2.5)
     lines = new_log()
     assert "player_1 plays a Turncoat and takes a 2-gangster from player_0's attack into hand" in (
         lines
