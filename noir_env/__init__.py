@@ -7,7 +7,7 @@ Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v1"
 entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds one.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 ENV_ID = "noir_env/Noir-v1"
 _DEPRECATED_ENV_IDS = ("noir_env/Noir-v0",)  # the game of rules v1; the same entry point now

@@ -71,9 +71,9 @@ player clockwise, ...). It is `noir_env.core.observe(state, seat)`;
   per card type, the countdown (on, tokens, holder, holder turns left), the observer's own hand
   per card type, the cards set aside / discarded in the current step, the selected gangster,
   the reaction being targeted, the pending attack (target seat, Hideout or not, attackers per
-  power), the open reaction window, its owner and its queue of Police and Drive-bys in play
-  order (kind, standing, dice, player, target) and the gangsters already moved in this Move
-  Gangsters step;
+  power), the open reaction window, its owner and its queue of cards in play order (kind,
+  standing, dice, player, target, a Turncoat's power), the gangsters already moved in this Move
+  Gangsters step and those kidnapped in it (kept HIDDEN until the next one);
 * per seat: present, alive, money, hand size, the cards publicly known to be in the hand (a
   gangster taken by Turncoat, an eliminated player's table), trophies, kills, Hideout
   gangsters, Hideout in the open, hidden gangsters, and per business slot its income, gangsters
@@ -107,7 +107,7 @@ docs/RULES.md); names read as what the action does:
 | `play:<reaction>`                | poker_night, police, police_cancel, bribe, driveby, turncoat |
 | `target:+<r>:<where>`            | a place of the player r seats clockwise (attack, reaction) |
 | `power:<p>`                      | the power of the gangster a Turncoat takes                |
-| `bribe:<k>`                      | the Police a Bribe answers: the k-th card of the window   |
+| `bribe:<k>`                      | the Police a Bribe answers: the window's k-th Police      |
 | `continue_into_hideout`          | raze-first rules: on from the razed business into the Hideout |
 
 An illegal action raises ValueError naming the action, the phase and the legal actions, and
@@ -120,8 +120,9 @@ game with a penalty instead.
 their own steps, or another player reacting in someone else's turn. A reaction window asks the
 living players in turn, clockwise after its owner (each play reopens the round): after each
 attack declaration, before the Attack step (after Move Gangsters), and at the end of each turn;
-Police and Drive-by played in one's own steps open a response window. Police and Drive-bys wait
-in the window's queue and act at its close in the order they were played (docs/RULES.md R5.3).
+Police and Drive-by played in one's own steps open a response window. Every card played in a
+window but a Bribe (Police, Drive-by, Turncoat, Poker Night) waits in the window's queue and acts
+at its close in the order it was played (docs/RULES.md R5.3).
 
 **Who is asked reveals nothing.** Every living player holding a card is asked in every window,
 and every turn step is presented to an active player holding a card, even when `pass` or `end`
@@ -133,8 +134,8 @@ taking it at once.
 
 `infos[agent]` holds the phase name for every agent and, for the agent to act, what the decision
 is about: `turn_of` (whose turn it is), `window` and `window_owner`, `attack` (attacker, target,
-place, business, attackers per power, power), `queue` (the window's Police and Drive-bys in play
-order: card number, kind, player, target, place, standing or dice), `reaction` (the reaction
+place, business, attackers per power, power), `queue` (the window's cards in play order: card
+number, kind, player, target, place, and standing, dice or power), `reaction` (the reaction
 whose target or gangster is being chosen), `turncoat_target`, `selected_power`.
 
 ### Rewards
@@ -186,8 +187,8 @@ of the current game (JSON-ready, `save_history`/`load_history`; the format is
 
 `render_mode="ansi"` returns and `"human"` prints the board: each player's money, hand size,
 trophies, Hideout (what covers it and its gangsters), businesses with their gangsters and
-hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window,
-Police and Drive-bys. Only the observer's hand is shown: `agent_selection`'s, or any agent's
+hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window and
+the cards in its queue. Only the observer's hand is shown: `agent_selection`'s, or any agent's
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
 `noir_v1.render_board(state, i, seat)` (from `noir_env.render`) renders any core state.
 
@@ -200,6 +201,16 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 ### Version History
 
+* v1, rules v2 (noir_env 0.3.0): every card played in a window but a Bribe waits in the queue
+  and acts at the close strictly in play order (Turncoat and Poker Night too; rules v1 resolved
+  them the moment they were played); a Drive-by joins only a Drive-by played right before it on
+  the same business; `bribe:<k>` names the window's k-th Police (ids unchanged); Turncoat on a
+  pending attack's gangsters only where `turncoat_attackers` holds (`noirbrough`, `original`);
+  gangsters kidnapped in their owner's Move Gangsters step stay HIDDEN until the next one;
+  `original`: stopping after a raze leaves the Hideout open to attack that turn. The
+  observation's queue holds 15 cards with a Turncoat/Poker Night kind and the Turncoat's power,
+  and adds `kidnapped_this_move` and the `turncoat_attackers` rule (2473 -> 2631 values); PPO
+  policies of the v0 layout play through a column map. `noir_v0` is a deprecated alias.
 * v0, rules v1 (noir_env 0.2.0): reactions resolve in play order from a queue; several Police
   per window, each Bribe names the Police it answers (`bribe:<k>`, new action ids 374-382); a
   window before the Attack step; raze-first attackers choose to go on into the Hideout

@@ -28,7 +28,7 @@ from agents.ppo_agent import (
     stack_nonzero_parts,
 )
 from agents.registry import SHIPPED_PPO_POLICY
-from noir_env import noir_v1
+from noir_env import core, noir_v1
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
 from train.export_policy import export_policy
@@ -279,3 +279,29 @@ def test_cli_flags_and_league_spec():
     assert parse_league(args.league) == {"random": 1.0, "heuristic": 3.0}
     with pytest.raises(ValueError, match="weight > 0"):
         parse_league("random:0")
+
+
+def test_rules_v1_layout_policies_read_each_value_where_it_was():
+    """The shipped policy was trained on noir_v0's observation (rules v1, 2473 values); it
+    plays noir_v1 through a column map: every one of its inputs reads the current column of
+    the same meaning (spot checks across the layout), and none reads a missing one."""
+    import importlib
+
+    from noir_env.core.obs_layouts import LAYOUTS, columns_for, to_layout
+    from noir_env.core.rules import RULE_FIELDS
+
+    O = importlib.import_module("noir_env.core.observe")  # the module, not core.observe()
+    columns = columns_for(2473)
+    keys = LAYOUTS[2473][1]
+    assert (columns < O.OBS_SIZE).all() and len(set(columns.tolist())) == 2473
+    assert columns[keys.index(("global", "phase", 0))] == O.O_PHASE
+    old_thr = keys.index(("rules", "money_thr_6"))
+    assert columns[old_thr] == O.O_RULES + RULE_FIELDS.index("money_thr_6")
+    assert old_thr == 2473 - 6 * O.SEAT_SIZE - 1  # the last global value of the old layout
+    kind = keys.index(("queue", 8, "kind", 2))  # the 9th card's Drive-by flag
+    assert columns[kind] == O.O_QUEUE + 8 * O.QF + O.QUEUE_OFFSETS["kind"] + 2
+    seat = keys.index(("seat", 5, "business", 27, "turncoat_target"))
+    assert seat == 2472 and columns[seat] == O.OBS_SIZE - 1
+    s = core.init(1, 4, seeds=3)
+    obs = core.observe(s)
+    assert np.array_equal(to_layout(obs, columns)[0, -6 * O.SEAT_SIZE :], obs[0, O.GLOBAL_SIZE :])

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from noir_env.spaces import OBS_SIZE
 from noir_env.vector.arena import ArenaPolicy, GameRecords, play_games
 from train.tournament import (
     finishing_ranks,
@@ -239,7 +240,7 @@ def test_a_python_agent_plays_its_seats_only():
 
     def watcher(obs, mask):
         calls.append(mask.shape[0])
-        assert obs.shape == (mask.shape[0], 2473) and mask.dtype == bool
+        assert obs.shape == (mask.shape[0], OBS_SIZE) and mask.dtype == bool
         assert (mask.sum(1) >= 2).all()  # single-choice decisions are answered for it
         return first_legal(obs, mask)
 

@@ -275,7 +275,8 @@ def _check_queue(g, live: list[int]) -> None:
         spent = int(g.discard[card]) + (int(g.removed[card]) if card == C.POKER else 0)
         if count > spent:
             name = C.CARD_NAMES[card]
-            raise bad("queue", int(g.rq_n), f"{count} {name} played, {spent} spent")
+            where = "discarded or boxed" if card == C.POKER else "discarded"
+            raise bad("queue", int(g.rq_n), f"{count} {name} played, {spent} {where}")
 
 
 def _check_turncoat_target(g, key: str, x: int, q: int, t: int, live: list[int]) -> None:
