@@ -67,8 +67,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="games per table size (rounded up to whole rounds of seatings)",
     )
     p.add_argument(
-        "--rules", default=None, help="the game's rules preset (NOIR: noirburg (default), "
-        "noirbrough, original; District Noir has none)"
+        "--rules",
+        default=None,
+        help="the game's rules preset (NOIR: noirburg (default), "
+        "noirbrough, original; District Noir has none)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="output folder")

@@ -211,5 +211,3 @@ def _progress_bar(total: int):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="game", smoothing=0.1)
-
-

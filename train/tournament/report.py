@@ -58,9 +58,7 @@ def _group_title(records: GameRecords, group: str, game: Game) -> str:
     )
 
 
-def _table_line(
-    r: dict, rating: dict | None, reasons: Sequence[str], width: int = 22
-) -> str:
+def _table_line(r: dict, rating: dict | None, reasons: Sequence[str], width: int = 22) -> str:
     ci = f"[{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
     mu = f"{rating['mu']:.1f} ± {rating['sigma']:.1f}" if rating else "-"
     reasons = ", ".join(
