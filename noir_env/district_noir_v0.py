@@ -152,6 +152,7 @@ class raw_env(AECEnv, EzPickle):
         self._done_buf = np.zeros(1, np.bool_)
         self._ill_buf = np.zeros(1, np.bool_)
         self._state = None
+        self.game_log: list[str] = []  # the game so far, one sentence per move (public)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
@@ -186,6 +187,7 @@ class raw_env(AECEnv, EzPickle):
         else:
             self._seed_rng = np.random.default_rng(int(seed) % 2**64)
         self.game_seed = int(seed)
+        self.game_log = []
         self.state = district.init(1, seeds=[int(seed)])
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -225,6 +227,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"{agent}: " + dn_spaces.describe_illegal(self._state, 0, a))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.game_log.append(self._move_text(agent, a))
         step_one(self._k, 0, a, self._rew_buf, self._done_buf, self._ill_buf)
         if self._done_buf[0]:
             self._finish()
@@ -232,6 +235,21 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[int(self._k["actor"][0])]
         if self.render_mode == "human":
             self.render()
+
+    def _move_text(self, agent: str, a: int) -> str:
+        """A move as a sentence, before it is played."""
+        g = self._state[0]
+        if a != C.A_TAKE:
+            return f"{agent} puts {C.CARD_NAMES[a]} at the end of the line"
+        taken = [C.CARD_NAMES[t] for t in g.line[max(0, g.line_n - C.TAKE_SIZE) : g.line_n]]
+        return f"{agent} takes {len(taken)} cards: {', '.join(taken) or 'none'}"
+
+    def board_text(self, observer: str | None = None) -> str:
+        """The table as text, from `observer`'s seat (default: agent_selection)."""
+        if self._state is None:
+            raise ValueError("call reset() before board_text()")
+        seat = self._seat[observer if observer is not None else self.agent_selection]
+        return render_table(self._state, 0, seat)
 
     def _finish(self) -> None:
         g = self._state[0]
@@ -241,6 +259,8 @@ class raw_env(AECEnv, EzPickle):
             "win_reason": C.WIN_REASONS[int(g.win_reason)],
             "scores": {a: int(scores[q]) for q, a in enumerate(self.possible_agents)},
         }
+        who = "a draw" if info["winner"] is None else f"{info['winner']} wins"
+        self.game_log.append(f"game over: {who} ({info['win_reason']})")
         for q, a in enumerate(self.possible_agents):
             self.rewards[a] = float(self._rew_buf[0, q])
             self.terminations[a] = True

@@ -166,9 +166,10 @@ class Game(ABC):
         """Game `game`, dealt with `seed` and played with `actions`, in the format of the
         game's AEC env's history (seed, settings, every decision)."""
 
-    def aec_env(self, **kwargs: Any) -> Any:
-        """The game's PettingZoo AEC env (`aec_module`'s `raw_env(**kwargs)`)."""
-        return importlib.import_module(self.aec_module).raw_env(**kwargs)
+    @abstractmethod
+    def aec_env(self, num_players: int | None = None, rules: Any = None, **kwargs: Any) -> Any:
+        """A new PettingZoo AEC env of one game (`aec_module`'s unwrapped `raw_env`), with
+        `board_text(agent)` and `game_log` besides PettingZoo's API."""
 
     # --- written once from the above ------------------------------------------------------
     def clone(self, state: State) -> State:

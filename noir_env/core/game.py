@@ -129,6 +129,12 @@ class NoirGame(Game):
             "actions": list(actions),
         }
 
+    def aec_env(self, num_players=None, rules=None, **kwargs):
+        from .. import noir_v1
+
+        players = self.default_players if num_players is None else num_players
+        return noir_v1.raw_env(num_players=players, rules=self.check_rules(rules), **kwargs)
+
     def observation_space(self):
         import gymnasium
 

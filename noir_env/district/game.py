@@ -127,6 +127,13 @@ class DistrictNoirGame(Game):
     def history(self, state, game, rules, seed, actions) -> dict[str, Any]:
         return {"env": "district_noir_v0", "seed": int(seed), "actions": list(actions)}
 
+    def aec_env(self, num_players=None, rules=None, **kwargs):
+        from .. import district_noir_v0
+
+        self.player_counts(num_players)
+        self.check_rules(rules)
+        return district_noir_v0.raw_env(**kwargs)
+
     def observation_space(self):
         return dn_spaces.observation_space()
 
