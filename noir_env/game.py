@@ -26,13 +26,22 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .lockstep import GameKernels, bind_kernels
+from .lockstep import GameKernels, bind_kernels, make_lanes, run
 
 State = Any  # a game's batch of states: a numpy record array [N]
+
+
+@dataclass
+class Playout:
+    """What `Game.random_playout` did to each game."""
+
+    steps: np.ndarray  # int64 [N]: decisions taken
+    done: np.ndarray  # bool [N]: the game is over
 
 
 class Game(ABC):
@@ -53,7 +62,6 @@ class Game(ABC):
     win_reasons: tuple[str, ...]  # why a game was won; index 0: no winner
     turn_word: str  # what `turns` counts ("turns", "rounds")
     heuristic: str  # the name of its default heuristic agent for `agents.load`
-    aec_module: str  # its PettingZoo AEC module (dotted path)
     seed_salt: int  # keys the engines' per-game draws (seat, opponent, random streams)
     kernels: GameKernels  # the per-game kernels the lockstep loops call
     elimination: bool  # whether a seat can leave the game before it ends
@@ -106,10 +114,20 @@ class Game(ABC):
         """A batch of one game from `state_to_dict`'s form (ValueError naming what is
         wrong)."""
 
-    @abstractmethod
     def random_playout(self, state: State, seed: int = 0, max_steps: int = 100_000) -> Any:
-        """Play every game to its end with uniformly random legal actions, compiled, in
-        place; the result has `steps` [N] and `done` [N]."""
+        """Play every game (in place) with uniformly random legal actions until it ends or
+        has taken `max_steps` decisions, compiled; the result has `steps` [N] (decisions
+        taken here) and `done` [N]. Written once on the lockstep loops, every seat built in;
+        a game may bring its own (NOIR's and District Noir's also check invariants)."""
+        n = len(state)
+        lanes = make_lanes(n, self.max_players)
+        lanes.builtin[:] = True
+        lanes.agent_rng[:] = (np.arange(n, dtype=np.uint64) + np.uint64(seed)) * np.uint64(
+            2654435761
+        ) | np.uint64(1)  # xorshift needs a non-zero state
+        start = np.asarray(state.steps, np.int64).copy()
+        run(self.kernel_view(state), np.arange(n), np.full(n, -1), lanes, True, max_steps)
+        return Playout(steps=np.asarray(state.steps, np.int64) - start, done=state.actor < 0)
 
     # --- what the layers read of a state --------------------------------------------------
     @abstractmethod
@@ -166,10 +184,13 @@ class Game(ABC):
         """Game `game`, dealt with `seed` and played with `actions`, in the format of the
         game's AEC env's history (seed, settings, every decision)."""
 
-    @abstractmethod
     def aec_env(self, num_players: int | None = None, rules: Any = None, **kwargs: Any) -> Any:
-        """A new PettingZoo AEC env of one game (`aec_module`'s unwrapped `raw_env`), with
-        `board_text(agent)` and `game_log` besides PettingZoo's API."""
+        """A new PettingZoo AEC env of one game, with `board_text(agent)` and `game_log`
+        besides PettingZoo's API: `noir_env.aec.GameAECEnv`, written once over the protocol
+        (NOIR and District Noir give their own modules' unwrapped `raw_env`)."""
+        from .aec import GameAECEnv  # pettingzoo is imported only when an AEC env is made
+
+        return GameAECEnv(self, num_players, rules, **kwargs)
 
     # --- written once from the above ------------------------------------------------------
     def clone(self, state: State) -> State:

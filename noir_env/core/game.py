@@ -45,7 +45,6 @@ class NoirGame(Game):
     win_reasons = tuple(C.WIN_REASONS)
     turn_word = "turns"
     heuristic = "heuristic"
-    aec_module = "noir_env.noir_v1"
     seed_salt = 0x5EED0000
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
     elimination = True

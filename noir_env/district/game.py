@@ -44,7 +44,6 @@ class DistrictNoirGame(Game):
     win_reasons = tuple(C.WIN_REASONS)
     turn_word = "rounds"
     heuristic = "district-heuristic"
-    aec_module = "noir_env.district_noir_v0"
     # with + 1 (the player-count draw, moot with one count) the engines' draws are the ones
     # of District Noir's former engine (salts 0xD1570001..4), so its games stay the same
     seed_salt = 0xD1570000 - 1
