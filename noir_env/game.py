@@ -27,6 +27,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -241,6 +242,52 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{self.title} ({self.name}): {self.min_players}-{self.max_players} players>"
+
+
+class CoreGame(Game):
+    """A game whose batched core is laid out as noir_env's cores are (`noir_env.core`,
+    `noir_env.district`): the modules `api` (step, observe, legal_action_mask,
+    current_player, scores), `state` (allocate, kernel_view), `serialize` (state_to_dict,
+    state_from_dict) and `rollout` (random_playout). The methods below call those modules;
+    a subclass names them and implements the rest."""
+
+    api: ModuleType
+    state_module: ModuleType
+    serialize: ModuleType
+    rollout: ModuleType
+
+    def allocate(self, n: int) -> State:
+        return self.state_module.allocate(n)
+
+    def step(self, state, actions, strict=True):
+        return self.api.step(state, actions, strict)
+
+    def observe(self, state, seats=None):
+        return self.api.observe(state, seats)
+
+    def legal_action_mask(self, state):
+        return self.api.legal_action_mask(state)
+
+    def current_player(self, state):
+        return self.api.current_player(state)
+
+    def kernel_view(self, state):
+        return self.state_module.kernel_view(state)
+
+    def state_to_dict(self, state, i=0):
+        return self.serialize.state_to_dict(state, i)
+
+    def state_from_dict(self, data):
+        return self.serialize.state_from_dict(data)
+
+    def random_playout(self, state, seed=0, max_steps=100_000):
+        return self.rollout.random_playout(state, seed, max_steps)
+
+    def scores(self, state):
+        return self.api.scores(state)
+
+    def win_reason(self, state):
+        return state.win_reason.astype(np.int64)
 
 
 # --- the registry --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..game import Game, register
+from ..game import CoreGame, register
 from ..lockstep import GameKernels
 from . import api, rollout, serialize
 from . import constants as C
@@ -28,7 +28,7 @@ def seat_alive(s, i, q):
     return s[i].alive[q] != 0
 
 
-class NoirGame(Game):
+class NoirGame(CoreGame):
     """NOIR, 3 to 6 players (docs/RULES.md)."""
 
     name = "noir"
@@ -47,44 +47,15 @@ class NoirGame(Game):
     heuristic = "heuristic"
     seed_salt = 0x5EED0000
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
+    api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = True
-
-    def allocate(self, n: int) -> S.State:
-        return S.allocate(n)
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         players = self.default_players if num_players is None else num_players
         return api.init(num_games, players, self.check_rules(rules), seeds, ask_all)
 
-    def step(self, state, actions, strict=True):
-        return api.step(state, actions, strict)
-
-    def observe(self, state, seats=None):
-        return api.observe(state, seats)
-
-    def legal_action_mask(self, state):
-        return api.legal_action_mask(state)
-
-    def current_player(self, state):
-        return api.current_player(state)
-
-    def kernel_view(self, state):
-        return S.kernel_view(state)
-
-    def state_to_dict(self, state, i=0):
-        return serialize.state_to_dict(state, i)
-
-    def state_from_dict(self, data):
-        return serialize.state_from_dict(data)
-
-    def random_playout(self, state, seed=0, max_steps=100_000):
-        return rollout.random_playout(state, seed, max_steps)
-
     def num_players(self, state):
         return state.num_players.astype(np.int8)
-
-    def scores(self, state):
-        return api.scores(state)
 
     def outcome(self, state):
         out = np.zeros((S.batch_size(state), C.MAX_PLAYERS), np.float32)
@@ -93,9 +64,6 @@ class NoirGame(Game):
 
     def winners(self, state):
         return state.winners.astype(np.bool_)
-
-    def win_reason(self, state):
-        return state.win_reason.astype(np.int64)
 
     def alive(self, state):
         return state.alive.astype(np.bool_)

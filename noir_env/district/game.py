@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..game import Game, register
+from ..game import CoreGame, register
 from ..lockstep import GameKernels
 from . import api, rollout, serialize
 from . import constants as C
@@ -27,7 +27,7 @@ def seat_alive(s, i, q):
     return True
 
 
-class DistrictNoirGame(Game):
+class DistrictNoirGame(CoreGame):
     """District Noir, 2 players (docs/DISTRICT_NOIR.md)."""
 
     name = "district_noir"
@@ -48,45 +48,16 @@ class DistrictNoirGame(Game):
     # of District Noir's former engine (salts 0xD1570001..4), so its games stay the same
     seed_salt = 0xD1570000 - 1
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
+    api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = False
-
-    def allocate(self, n: int) -> S.State:
-        return S.allocate(n)
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         self.player_counts(num_players)  # checks the count (always 2)
         self.check_rules(rules)
         return api.init(num_games, seeds)  # forced decisions are always the core's (DN5.1)
 
-    def step(self, state, actions, strict=True):
-        return api.step(state, actions, strict)
-
-    def observe(self, state, seats=None):
-        return api.observe(state, seats)
-
-    def legal_action_mask(self, state):
-        return api.legal_action_mask(state)
-
-    def current_player(self, state):
-        return api.current_player(state)
-
-    def kernel_view(self, state):
-        return S.kernel_view(state)
-
-    def state_to_dict(self, state, i=0):
-        return serialize.state_to_dict(state, i)
-
-    def state_from_dict(self, data):
-        return serialize.state_from_dict(data)
-
-    def random_playout(self, state, seed=0, max_steps=100_000):
-        return rollout.random_playout(state, seed, max_steps)
-
     def num_players(self, state):
         return np.full(S.batch_size(state), C.NUM_PLAYERS, np.int8)
-
-    def scores(self, state):
-        return api.scores(state)
 
     def outcome(self, state):
         winner = state.winner.astype(np.int64)[:, None]
@@ -97,9 +68,6 @@ class DistrictNoirGame(Game):
 
     def winners(self, state):
         return state.winner.astype(np.int64)[:, None] == np.arange(C.NUM_PLAYERS)[None, :]
-
-    def win_reason(self, state):
-        return state.win_reason.astype(np.int64)
 
     def alive(self, state):
         return np.ones((S.batch_size(state), C.NUM_PLAYERS), np.bool_)
