@@ -73,6 +73,7 @@ class GameAECEnv(AECEnv):
             seed = int(self._seed_rng.integers(0, 2**62))
         else:
             self._seed_rng = np.random.default_rng(int(seed) % 2**64)
+        self.game_seed = int(seed)
         self.state = self.game.init(1, self.num_players, self.rules, [int(seed)], ask_all=True)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -106,9 +107,11 @@ class GameAECEnv(AECEnv):
                 f"{agent} must act: an action is an integer id, got {action!r}"
             ) from None
         g = self.game
-        self.game_log.append(f"{agent}: {g.action_name(a) if 0 <= a < g.num_actions else a}")
+        if not 0 <= a < g.num_actions or not self.action_mask(agent)[a]:
+            raise ValueError(f"{agent}: " + g.describe_illegal(self.state, 0, a))
+        self.game_log.append(self._move_text(agent, a))
         alive_before = g.alive(self.state)
-        outcome, over, _ = g.step(self.state, np.array([a]))  # ValueError if illegal
+        outcome, over, _ = g.step(self.state, np.array([a]))
         truncated = ~over & (self.state.steps >= self.max_steps)
         rewards, seat_done = seat_rewards(
             g.num_players(self.state), alive_before, g.alive(self.state), outcome, over, truncated
@@ -119,10 +122,35 @@ class GameAECEnv(AECEnv):
             if seat_done[0, self._seat[a_]]:
                 self.terminations[a_] = not truncated[0]
                 self.truncations[a_] = bool(truncated[0])
+        if over[0] or truncated[0]:
+            info = self._final_info()
+            self.infos = {a_: dict(info) for a_ in self.agents}
+            self.game_log.append(self._end_text(info))
         self._accumulate_rewards()
         self._select_next()
         if self.render_mode == "human":
             self.render()
+
+    def _move_text(self, agent: str, a: int) -> str:
+        """A move as a line of `game_log`, before it is played."""
+        return f"{agent}: {self.game.action_name(a)}"
+
+    def _final_info(self) -> dict[str, Any]:
+        """What every agent's info holds once the game has ended: `winner` (the sole
+        winner, None for none or several), `winners`, `win_reason`, `scores`."""
+        g, names = self.game, self.possible_agents
+        won = [names[q] for q in np.flatnonzero(g.winners(self.state)[0][: len(names)])]
+        scores = g.scores(self.state)[0]
+        return {
+            "winner": won[0] if len(won) == 1 else None,
+            "winners": won,
+            "win_reason": g.win_reasons[int(g.win_reason(self.state)[0])],
+            "scores": {a: int(scores[q]) for q, a in enumerate(names)},
+        }
+
+    def _end_text(self, info: dict[str, Any]) -> str:
+        who = " and ".join(info["winners"]) + " won" if info["winners"] else "no winner"
+        return f"game over: {who} ({info['win_reason'] or 'stopped'})"
 
     def _select_next(self) -> None:
         """The actor next, after the dead steps of the agents whose episode just ended."""
