@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .layout import ActionTable
 from .lockstep import GameKernels, bind_kernels, make_lanes, run
 
 State = Any  # a game's batch of states: a numpy record array [N]
@@ -200,16 +201,14 @@ class Game(ABC):
 
     def action_name(self, action: int) -> str:
         """The stable, readable name of an action id."""
-        if not 0 <= int(action) < self.num_actions:
-            raise ValueError(f"action id {action} is outside 0..{self.num_actions - 1}")
-        return self.action_names[int(action)]
+        return ActionTable(self.action_names).action_name(action)
 
     def action_id(self, name: str) -> int:
         """The id of an action name (inverse of `action_name`)."""
         try:
-            return self.action_names.index(name)
-        except ValueError:
-            raise ValueError(f"unknown {self.title} action name {name!r}") from None
+            return ActionTable(self.action_names).action_id(name)
+        except ValueError as err:
+            raise ValueError(f"{self.title}: {err}") from None
 
     def observation_space(self):
         """The Gymnasium space of one observation (unbounded unless a game says more)."""

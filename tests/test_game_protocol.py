@@ -77,5 +77,5 @@ def test_registry_and_bad_names():
         get_game("noir").player_counts(2)
     with pytest.raises(ValueError, match="no rule presets"):
         get_game("district_noir").check_rules("noirburg")
-    with pytest.raises(ValueError, match="unknown Race action name 'fly'"):
+    with pytest.raises(ValueError, match="Race: unknown action name 'fly'"):
         RACE.action_id("fly")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..layout import ActionTable, named_slices
 from . import constants as C
 from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
 from .state import State
@@ -57,26 +58,10 @@ def _build_action_names() -> list[str]:
 
 
 ACTION_NAMES: list[str] = _build_action_names()
-_ACTION_IDS: dict[str, int] = {name: k for k, name in enumerate(ACTION_NAMES)}
-
-
-def action_name(action: int) -> str:
-    """The stable, readable name of an action id."""
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise ValueError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[int(action)]
-
-
-def action_id(name: str) -> int:
-    """The id of an action name (inverse of `action_name`)."""
-    try:
-        return _ACTION_IDS[name]
-    except KeyError:
-        raise ValueError(f"unknown action name {name!r}") from None
-
-
-def legal_action_names(mask_row: np.ndarray) -> list[str]:
-    return [ACTION_NAMES[k] for k in np.flatnonzero(mask_row)]
+_TABLE = ActionTable(ACTION_NAMES)
+action_name = _TABLE.action_name
+action_id = _TABLE.action_id
+legal_action_names = _TABLE.legal_action_names
 
 
 def phase_name(phase: int) -> str:
@@ -85,7 +70,7 @@ def phase_name(phase: int) -> str:
 
 def describe_illegal(state: State, game: int, action: int) -> str:
     """The message of the ValueError for an illegal action in game `game`."""
-    name = ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else f"<id {action}>"
+    name = _TABLE.name_or_id(action)
     legal = legal_action_names(state.mask[game])
     where = f" in game {game}" if state.phase.shape[0] > 1 else ""
     return (
@@ -95,17 +80,8 @@ def describe_illegal(state: State, game: int, action: int) -> str:
 
 
 # --- observation layout: named slices over the flat float32 vector -------------------------
-def _slices() -> dict[str, slice]:
-    out = {name: slice(k, k + n) for name, (k, n) in GLOBAL_OFFSETS.items()}
-    for rel in range(C.MAX_PLAYERS):
-        base = GLOBAL_SIZE + rel * SEAT_SIZE
-        for name, (k, n) in SEAT_OFFSETS.items():
-            out[f"seat{rel}.{name}"] = slice(base + k, base + k + n)
-    return out
-
-
 OBS_SIZE = OBS_SIZE
-OBS_SLICES: dict[str, slice] = _slices()
+OBS_SLICES = named_slices(GLOBAL_OFFSETS, GLOBAL_SIZE, SEAT_OFFSETS, SEAT_SIZE, C.MAX_PLAYERS)
 """Named parts of an observation: global fields, then `seat<r>.<field>` for the player r
 seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` reshapes to
 (28, len(SLOT_FEATURES))."""
