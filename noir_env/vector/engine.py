@@ -29,7 +29,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,12 +36,11 @@ import numpy as np
 from .. import lockstep as L
 from ..game import Game, get_game
 from . import seeds as S
+from .episodes import Ended, StepOut, ended_episodes
 from .opponents import OpponentSpec, OpponentTable
-from .rewards import episode_rewards
 from .seeds import SeedStreams, draw
 
 MAX_REDEALS = 1000  # a slot whose games keep ending before the learner acts is an error
-RESULTS = {L.ST_OVER: "game_over", L.ST_OUT: "eliminated", L.ST_TRUNCATED: "truncated"}
 
 
 def _reference_counts(pair: tuple[np.ndarray, ...]) -> list[int]:
@@ -60,42 +58,6 @@ def held_outside(pair: tuple[np.ndarray, ...]) -> bool:
     container, a view (it refers to its base), a torch tensor made from it (CPython
     reference counts)."""
     return max(_reference_counts(pair)) > _REFS_OF_A_KEPT_PAIR
-
-
-@dataclass
-class Ended:
-    """The learner episodes that ended in one step, one row per game in `games`."""
-
-    games: np.ndarray  # int64 [E]: slot indices
-    reward: np.ndarray  # float32 [E]: the learner's reward (the AEC env's definition)
-    terminated: np.ndarray  # bool [E]: game over or learner eliminated (else truncated)
-    final_obs: np.ndarray  # float32 [E, obs_size]: the learner's last observation
-    result: np.ndarray  # object [E]: "game_over", "eliminated" or "truncated"
-    scores: np.ndarray  # int32 [E, P]: the scores at the end (0 for absent seats)
-    winners: np.ndarray  # bool [E, P]: the winners (none if the game went on, or a draw)
-    winner: np.ndarray  # int8 [E]: the sole winner's seat, -1 for none, a draw or a tie
-    win_reason: np.ndarray  # object [E]: why the game ended (the game's `win_reasons`)
-    learner_won: np.ndarray  # bool [E]
-    game_length: np.ndarray  # int32 [E]: decisions taken in the game by all players
-    episode_length: np.ndarray  # int32 [E]: learner decisions
-    episode_time: np.ndarray  # float64 [E]: wall seconds
-    learner_seat: np.ndarray  # int8 [E]
-    num_players: np.ndarray  # int8 [E]
-    game_seed: np.ndarray  # int64 [E]
-    opponent: np.ndarray  # object [E]: name of the opponent drawn for the game
-    history: np.ndarray | None  # object [E]: histories (record=True), else None
-
-
-@dataclass
-class StepOut:
-    """What one engine step returns (arrays over the N slots)."""
-
-    obs: np.ndarray  # float32 [N, obs_size]: the learner's next observation
-    mask: np.ndarray  # int8 [N, num_actions]: its legal actions
-    reward: np.ndarray  # float32 [N]
-    terminated: np.ndarray  # bool [N]
-    truncated: np.ndarray  # bool [N]
-    ended: Ended | None  # the episodes that ended (their slots already dealt again)
 
 
 class SingleSeatGames(OpponentTable):
@@ -338,49 +300,6 @@ class SingleSeatGames(OpponentTable):
         g = self.game
         return L.observe_rows(g.kernel_view(self.state), games, seats, g.obs_size, g.num_actions)
 
-    # --- ended episodes -------------------------------------------------------------------
     def _ended(self, games: np.ndarray) -> Ended:
         """Rewards and final information of the learner episodes ending in `games`."""
-        g = self.game
-        over = self.state[games]
-        status = self.lanes.status[games]
-        seats = self.learner[games]
-        num_players = g.num_players(over)
-        outcome = g.outcome(over)
-        reward = episode_rewards(
-            num_players, seats, g.alive(over), self.lanes.out_at[games], over.steps,
-            outcome, status == L.ST_OVER, status == L.ST_TRUNCATED,
-        )  # fmt: skip
-        winners = g.winners(over)
-        sole = winners.sum(1) == 1
-        rows = np.arange(games.size)
-        final_obs, _ = self.observe_rows(games, seats)
-        return Ended(
-            games=games,
-            reward=reward,
-            terminated=status != L.ST_TRUNCATED,
-            final_obs=final_obs,
-            result=np.array([RESULTS[int(s)] for s in status], object),
-            scores=g.scores(over),
-            winners=winners,
-            winner=np.where(sole, winners.argmax(1), -1).astype(np.int8),
-            win_reason=np.array(g.win_reasons, object)[g.win_reason(over)],
-            learner_won=winners[rows, seats],
-            game_length=over.steps.astype(np.int32),
-            episode_length=self.episode_length[games].copy(),
-            episode_time=time.perf_counter() - self.episode_start[games],
-            learner_seat=seats.astype(np.int8),
-            num_players=num_players,
-            game_seed=self.game_seed[games].copy(),
-            opponent=np.array(self._names, object)[self.opponent[games]],
-            history=self._histories(games) if self.lanes.trace.shape[1] else None,
-        )
-
-    def _histories(self, games: np.ndarray) -> np.ndarray:
-        """The games at `games` in the AEC env's history format (seed, settings, every
-        decision taken here; NOIR's noir_v1 takes its extra single-action decisions)."""
-        out = np.empty(games.size, object)
-        for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path
-            actions = self.lanes.trace[g, : self.state.steps[g]].tolist()
-            out[j] = self.game.history(self.state, g, self.rules, self.game_seed[g], actions)
-        return out
+        return ended_episodes(self, games)
