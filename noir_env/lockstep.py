@@ -41,6 +41,7 @@ ST_OVER = 1  # the game is over
 ST_TRUNCATED = 2  # max_steps decisions were taken
 ST_OUT = 3  # the watched seat is out of the game (eliminated) while the game goes on
 ST_IDLE = 4  # no game in the lane
+ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the learner's turn
 PARALLEL_MIN = 64  # below this many games the serial loops beat numba's thread launch
 
 
@@ -158,33 +159,40 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
 
 
 @njit(cache=True)
-def _run_one(s, i, a, lanes, ask_forced, max_steps):
-    s = borrowed(s)
-    builtin, agent_rng, watch = borrowed(lanes.builtin), borrowed(lanes.agent_rng), lanes.watch
-    out_at, trace = borrowed(lanes.out_at), borrowed(lanes.trace)
-    rew, done, ill = borrowed(lanes.rewards), borrowed(lanes.done), borrowed(lanes.illegal)
+def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
+             rew, done, ill, ask_forced, max_steps):  # fmt: skip
+    s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
+    out_at, trace = borrowed(out_at), borrowed(trace)
+    rew, done, ill = borrowed(rew), borrowed(done), borrowed(ill)
     if a >= 0:
         _play(s, i, a, out_at, trace, rew, done, ill)
     st = _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, trace, rew,
                   done, ill)  # fmt: skip
-    lanes.status[i] = st
-    seat = lanes.observer[i]
+    seat = observer[i]
     if st == ST_EXTERNAL and seat >= 0 and s[i].actor == seat:
-        game_observe(s, i, seat, lanes.obs[i])
-        lanes.mask[i, :] = s[i].mask
+        st = ST_OBSERVER
+        game_observe(s, i, seat, obs[i])
+        mask[i, :] = s[i].mask
+    status[i] = st
 
 
+# the lanes' arrays go to the compiled loops one by one: numba types plain arrays in C at
+# each call, a NamedTuple of them in Python (tens of microseconds a call)
 @njit(cache=True, parallel=True)
-def run_parallel(s, idx, actions, lanes, ask_forced, max_steps):
+def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
+                 obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     """`_run_one` for the lanes `idx` (actions[j] for lane idx[j]; -1: only advance)."""
     for j in prange(idx.shape[0]):
-        _run_one(s, idx[j], actions[j], lanes, ask_forced, max_steps)
+        _run_one(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
+                 status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
 @njit(cache=True)
-def run_serial(s, idx, actions, lanes, ask_forced, max_steps):
+def run_serial(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
+               obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     for j in range(idx.shape[0]):
-        _run_one(s, idx[j], actions[j], lanes, ask_forced, max_steps)
+        _run_one(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
+                 status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
 @njit(cache=True)
@@ -259,11 +267,16 @@ def make_lanes(n: int, players: int, obs_size: int = 0, num_actions: int = 0,
 
 
 def run(kv: np.ndarray, idx: np.ndarray, actions: np.ndarray, lanes: Lanes,
-        ask_forced: bool = True, max_steps: int = 2**31 - 1) -> None:  # fmt: skip
+        ask_forced: bool = True, max_steps: int = 2**31 - 1, obs: np.ndarray | None = None,
+        mask: np.ndarray | None = None) -> None:  # fmt: skip
     """Play actions[j] in lane idx[j] (none for -1) of the kernel view `kv`, then advance
-    each lane (module docstring); `lanes.status` says where each stopped."""
+    each lane (module docstring); `lanes.status` says where each stopped. The observers'
+    views go to `obs` and `mask` (default: the lanes' own arrays)."""
     kernel = run_serial if idx.size < PARALLEL_MIN else run_parallel
-    kernel(kv, idx, actions, lanes, bool(ask_forced), int(max_steps))
+    kernel(kv, idx, actions, lanes.builtin, lanes.agent_rng, lanes.watch, lanes.observer,
+           lanes.out_at, lanes.trace, lanes.status, lanes.obs if obs is None else obs,
+           lanes.mask if mask is None else mask, lanes.rewards, lanes.done, lanes.illegal,
+           bool(ask_forced), int(max_steps))  # fmt: skip
 
 
 def observe_rows(kv: np.ndarray, idx: np.ndarray, seats: np.ndarray, obs_size: int,

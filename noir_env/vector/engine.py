@@ -194,11 +194,12 @@ class SingleSeatGames(OpponentTable):
             if self.game.elimination:
                 lanes.watch[games] = self.learner[games]  # its episode ends when it is out
             lanes.out_at[games] = -1
+            lanes.rewards[games] = 0.0  # the core writes a game's outcome on its last step
             self.game_seed[games] = seeds
             self.episode_length[games] = 0
             self.episode_start[games] = time.perf_counter()
             self._run(games, np.full(games.size, -1, np.int64), obs, mask)
-            games = games[lanes.status[games] != L.ST_EXTERNAL]
+            games = games[lanes.status[games] != L.ST_OBSERVER]
         raise RuntimeError(
             f"{MAX_REDEALS} games in a row ended before the learner's first decision "
             f"(max_steps={self.max_steps} is too small?)"
@@ -235,7 +236,7 @@ class SingleSeatGames(OpponentTable):
         reward = np.zeros(n, np.float32)
         terminated = np.zeros(n, np.bool_)
         truncated = np.zeros(n, np.bool_)
-        games = np.flatnonzero(self.lanes.status != L.ST_EXTERNAL)
+        games = np.flatnonzero(self.lanes.status != L.ST_OBSERVER)
         ended = None
         if games.size:
             ended = self._ended(games)
@@ -250,17 +251,15 @@ class SingleSeatGames(OpponentTable):
 
     def at_learner(self) -> np.ndarray:
         """bool [N]: the slots waiting for a learner decision."""
-        return self.lanes.status == L.ST_EXTERNAL
+        return self.lanes.status == L.ST_OBSERVER
 
     def _run(self, games: np.ndarray, acts: np.ndarray, obs: np.ndarray, mask: np.ndarray):
         """Play acts (or only advance, -1) in `games`, then every external opponent decision
         round until no game waits for one; the learner rows of obs / mask are written."""
-        lanes = self.lanes._replace(obs=obs, mask=mask)
-        kv = self.game.kernel_view(self.state)
+        kv, status = self.game.kernel_view(self.state), self.lanes.status
         while games.size:
-            L.run(kv, games, acts, lanes, ask_forced=True, max_steps=self.max_steps)
-            waiting = games[lanes.status[games] == L.ST_EXTERNAL]
-            games = waiting[self.state.actor[waiting] != self.learner[waiting]]
+            L.run(kv, games, acts, self.lanes, True, self.max_steps, obs, mask)
+            games = games[status[games] == L.ST_EXTERNAL]  # an opponent played from Python
             if games.size:
                 acts = self._external_actions(games)
 

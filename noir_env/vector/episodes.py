@@ -63,7 +63,7 @@ def ended_episodes(engine: SingleSeatGames, games: np.ndarray) -> Ended:
     status = engine.lanes.status[games]
     seats = engine.learner[games]
     num_players = g.num_players(over)
-    outcome = g.outcome(over)
+    outcome = engine.lanes.rewards[games]  # what the core paid on each game's last step
     reward = episode_rewards(
         num_players, seats, g.alive(over), engine.lanes.out_at[games], over.steps,
         outcome, status == L.ST_OVER, status == L.ST_TRUNCATED,
