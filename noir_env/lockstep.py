@@ -18,8 +18,9 @@ stream per lane) or external (a policy called from Python, or a learner). `run_*
 action per listed lane (none for -1), then every built-in decision and, unless
 `ask_forced`, every decision with one legal action, until an external seat must decide, the
 game is over, the seat `watch[i]` (-1: none) is out of the game, or `max_steps` decisions
-were taken. A lane that stops at the seat `observer[i]` gets that seat's observation and
-mask written into obs[i] and mask[i] in the same pass, while the game is still in cache.
+were taken. A lane that stops at the seat `observer[i]` (status ST_OBSERVER) gets that
+seat's observation and mask written into obs[i] and mask[i] in the same pass, while the game
+is still in cache.
 """
 
 from __future__ import annotations
