@@ -27,8 +27,8 @@ from torch import nn
 
 from noir_env.core.obs_layouts import columns_for, to_layout
 
-from .games import GAME_TITLES, OBS_SIZES
-from .registry import SHIPPED_PPO_POLICY as SHIPPED_POLICY
+from .games import OBS_SIZES, game_of_observation
+from .policies import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
 FORMAT = "noir-ppo/1"
 ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
@@ -37,9 +37,20 @@ ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0,
 class PolicyNet(nn.Module):
     """obs -> (masked-ready logits over every action, state value)."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256)):
+    def __init__(
+        self,
+        obs_size: int,
+        num_actions: int,
+        hidden: tuple[int, ...] = (256, 256),
+        game: str = "noir",
+    ):
         super().__init__()
-        self.config = {"obs_size": obs_size, "num_actions": num_actions, "hidden": list(hidden)}
+        self.config = {
+            "obs_size": obs_size,
+            "num_actions": num_actions,
+            "hidden": list(hidden),
+            "game": game,
+        }
         layers: list[nn.Module] = []
         width = obs_size
         for h in hidden:
@@ -276,7 +287,8 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
     cfg = data["config"]
-    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]))
+    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
+                    cfg.get("game", "noir"))  # fmt: skip
     state = data["state_dict"]
     net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
     net.eval()
@@ -303,6 +315,7 @@ class PPOAgent:
                 raise ValueError(f"no PPO policy file at {path}")
             net = load_policy(path)
         self.net = net
+        self.game = net.config.get("game", "noir")  # agents.games: what it was trained on
         self.greedy = greedy
         self.rng = np.random.default_rng(seed)
         self.policy = NumpyPolicy(net)
@@ -320,8 +333,8 @@ class PPOAgent:
             o = to_layout(o, self.layout_columns)
         if o.shape[1] != self.net.config["obs_size"]:
             size = self.net.config["obs_size"]
-            other = [GAME_TITLES[g] for g, n in OBS_SIZES.items() if n == o.shape[1]]
-            hint = f" (a {other[0]} observation?)" if other else ""
+            other = game_of_observation(o.shape[1], but=self.game)
+            hint = f" (a {other} observation?)" if other else ""
             raise ValueError(
                 f"this PPO policy reads observations of size {size}, got {tuple(o.shape)}{hint}"
             )

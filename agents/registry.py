@@ -20,6 +20,7 @@ from typing import Any
 
 from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
+from .policies import SHIPPED_PPO_POLICY
 from .random_agent import RandomAgent
 
 
@@ -64,7 +65,6 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "district-heuristic": _district_heuristic,  # District Noir only
 }
 
-SHIPPED_PPO_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"
 if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships
     _FACTORIES["ppo"] = _ppo
 

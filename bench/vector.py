@@ -1,7 +1,8 @@
 """Throughput of the single-seat training interfaces: learner-steps/s with random and with
 heuristic opponents.
 
-A learner-step is one decision of the learner: one `step` advances every game through all
+Any game of the protocol (`--game`, NOIR by default). A learner-step is one decision of the
+learner: one `step` advances every game through all
 opponent decisions up to the learner's next one (or the end of its episode, then deals a new
 game). The learner plays uniformly random legal actions (RandomAgent over the masks). Rows,
 for each opponent (the built-in uniform random one, inside the compiled loop; the
@@ -14,6 +15,7 @@ Prints a table, the ratio of the N=4096 row to the DummyVecEnv row for each oppo
 writes bench/results/vector.json.
 
     python bench/vector.py [--seconds 3] [--opponents random heuristic]
+    python bench/vector.py --game district_noir      # any game: random and its heuristic
 
 Targets (issue 8, 2-core machine): >= 300,000 learner-steps/s at N=4096 with random
 opponents and >= 25x the DummyVecEnv path.
@@ -38,10 +40,11 @@ DUMMY_ENVS = 16
 
 
 def vector_rate(
-    n: int, seconds: float, copy: bool = True, opponents: str = "random"
+    n: int, seconds: float, copy: bool = True, opponents: str = "random", game: str = "noir"
 ) -> tuple[float, float]:
-    """(learner-steps/s, learner episodes/s) of make_vector_env(n)."""
-    env = make_vector_env(n, num_players=4, opponents=opponents, seed=0, copy=copy)
+    """(learner-steps/s, learner episodes/s) of make_vector_env(n) (the game's default
+    player count: NOIR 4)."""
+    env = make_vector_env(n, opponents=opponents, seed=0, copy=copy, game=game)
     agent = RandomAgent(seed=0)
     obs, infos = env.reset()
     for _ in range(3):  # warm-up: compiles or loads the kernels before the clock starts
@@ -56,12 +59,22 @@ def vector_rate(
     return steps / dt, episodes / dt
 
 
-def dummy_vec_rate(seconds: float, opponents: str = "random") -> tuple[float, float]:
-    """(learner-steps/s, episodes/s) of SB3's DummyVecEnv over the registered single env."""
+def dummy_vec_rate(
+    seconds: float, opponents: str = "random", game: str = "noir"
+) -> tuple[float, float]:
+    """(learner-steps/s, episodes/s) of SB3's DummyVecEnv over the single-seat env (the
+    registered id where the game has one)."""
     from stable_baselines3.common.env_util import make_vec_env
 
-    kwargs = {"num_players": 4, "opponents": opponents}
-    env = make_vec_env("noir_env/Noir-v1", n_envs=DUMMY_ENVS, seed=0, env_kwargs=kwargs)
+    import noir_env
+    from noir_env.vector import SingleSeatEnv
+
+    kwargs = {"opponents": opponents}
+    registered = {"noir": noir_env.ENV_ID, "district_noir": noir_env.DISTRICT_ENV_ID}
+    if game not in registered:
+        kwargs["game"] = game
+    env = make_vec_env(registered.get(game, SingleSeatEnv), n_envs=DUMMY_ENVS, seed=0,
+                       env_kwargs=kwargs)  # fmt: skip
     agent = RandomAgent(seed=0)
     obs = env.reset()
     for _ in range(3):
@@ -81,21 +94,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
-        "--opponents", nargs="+", default=["random", "heuristic"], help="opponents to measure"
-    )
+        "--opponents", nargs="+", default=None,
+        help="opponents to measure (default: random and the game's heuristic)",
+    )  # fmt: skip
+    parser.add_argument("--game", default="noir", help="noir, district_noir or a registered game")
     args = parser.parse_args()
+    if args.opponents is None:
+        from noir_env.game import get_game
+
+        args.opponents = ["random", get_game(args.game).heuristic]
     rows, ratios = [], {}
     for opponents in args.opponents:
         for n, copy in [*((n, True) for n in SIZES), (SIZES[-1], False)]:
-            sps, eps = vector_rate(n, args.seconds, copy, opponents)
+            sps, eps = vector_rate(n, args.seconds, copy, opponents, args.game)
             rows.append(
                 _row(opponents, f"vector N={n}" + ("" if copy else " copy=False"), sps, eps)
             )
-        sps, eps = dummy_vec_rate(args.seconds, opponents)
+        sps, eps = dummy_vec_rate(args.seconds, opponents, args.game)
         rows.append(_row(opponents, f"DummyVecEnv x{DUMMY_ENVS}", sps, eps))
         ratios[opponents] = rows[-3]["learner_steps_per_s"] / sps  # the N=4096 (copy=True) row
     print()
-    print("| opponents | path (4 players) | learner-steps/s | episodes/s |")
+    print(f"| opponents | path ({args.game}) | learner-steps/s | episodes/s |")
     print("|---|---|---:|---:|")
     for r in rows:
         print(
@@ -109,7 +128,8 @@ def main() -> None:
         )
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "seconds": args.seconds}
+    meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "seconds": args.seconds,
+            "game": args.game}  # fmt: skip
     (out / "vector.json").write_text(
         json.dumps({"meta": meta, "rows": rows, "ratios": ratios}, indent=2)
     )

@@ -3,8 +3,10 @@
 Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v1"
 ("noir_env/Noir-v0" stays registered as its deprecated alias; Gymnasium warns when it is made)
 (`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) and
-"noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`) by
-entry-point strings: nothing is compiled or loaded until `gymnasium.make` builds one.
+"noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`), the one
+single-seat env and VectorEnv of every game bound to a game, by entry-point strings: nothing
+is compiled or loaded until `gymnasium.make` builds one. The games themselves: the protocol
+and registry in `noir_env.game`.
 """
 
 __version__ = "0.3.0"
@@ -29,8 +31,8 @@ def _register_gymnasium_env() -> None:
     if DISTRICT_ENV_ID not in registry:
         register(
             id=DISTRICT_ENV_ID,
-            entry_point="noir_env.vector.district_single:DistrictEnv",
-            vector_entry_point="noir_env.vector.district:DistrictVectorEnv",
+            entry_point="noir_env.vector.single:DistrictEnv",
+            vector_entry_point="noir_env.vector.gym_vector:DistrictVectorEnv",
         )
 
 

@@ -25,6 +25,10 @@ from numba.core import caching
 _ROOT = pathlib.Path(__file__).resolve().parent  # noir_env/
 _PROJECT = _ROOT.parent
 _PACKAGES = ("noir_env", "agents")  # top-level packages whose modules hold kernels
+# modules whose kernels compile in the kernels of whichever game they are given (the game
+# protocol's lockstep loops): stamped with every module a game may live in, tests included
+_GAME_GENERIC = ("noir_env/lockstep.py",)
+_GAME_HOMES = (*_PACKAGES, "tests")
 
 
 def _module_file(dotted: str) -> pathlib.Path | None:
@@ -71,9 +75,12 @@ def _direct_imports(path: pathlib.Path) -> tuple[pathlib.Path, ...]:
 
 @functools.cache
 def module_stamp(path: pathlib.Path) -> str:
-    """A hash of the module at `path` and of every project module it imports, transitively."""
+    """A hash of the module at `path` and of every project module it imports, transitively
+    (of every module a game may live in, for the game-generic modules)."""
     seen: set[pathlib.Path] = set()
     todo = [path]
+    if str(path.relative_to(_PROJECT)) in _GAME_GENERIC:
+        todo += [p for home in _GAME_HOMES for p in (_PROJECT / home).rglob("*.py")]
     while todo:
         current = todo.pop()
         if current not in seen:

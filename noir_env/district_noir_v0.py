@@ -88,21 +88,14 @@ else after the fourth round (DN3.6). A game has at most 48 actions; there is no 
 
 from __future__ import annotations
 
-import operator
-from typing import Any
-
-import gymnasium
-import numpy as np
-from gymnasium import spaces as gym_spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import district
+from .aec import GameAECEnv
 from .district import constants as C
 from .district import spaces as dn_spaces
-from .district.api import step_one
-from .district.observe import observe_batch
 from .district.state import check_state, kernel_view
 
 __all__ = ["env", "raw_env", "render_table"]
@@ -119,8 +112,10 @@ def env(**kwargs) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(AECEnv, EzPickle):
-    """District Noir as a PettingZoo AEC environment (see the module docstring)."""
+class raw_env(GameAECEnv, EzPickle):
+    """District Noir as a PettingZoo AEC environment (see the module docstring): the AEC env
+    of every game (`noir_env.aec.GameAECEnv`) with District Noir's log sentences and a state
+    that can be edited by hand."""
 
     metadata = {
         "name": "district_noir_v0",
@@ -131,33 +126,7 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, render_mode: str | None = None):
         EzPickle.__init__(self, render_mode)
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{q}" for q in range(C.NUM_PLAYERS)]
-        self.agents = self.possible_agents[:]
-        self._seat = {a: q for q, a in enumerate(self.possible_agents)}
-        obs_space = gym_spaces.Dict(
-            {
-                "observation": dn_spaces.observation_space(),
-                "action_mask": dn_spaces.action_mask_space(),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: dn_spaces.action_space() for a in self.possible_agents}
-        self._seed_rng = np.random.default_rng()
-        self._seat_buf = np.zeros(1, np.int64)
-        self._rew_buf = np.zeros((1, C.NUM_PLAYERS), np.float32)
-        self._done_buf = np.zeros(1, np.bool_)
-        self._ill_buf = np.zeros(1, np.bool_)
-        self._state = None
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
+        super().__init__("district_noir", render_mode=render_mode)
 
     @property
     def state(self) -> district.State:
@@ -166,101 +135,26 @@ class raw_env(AECEnv, EzPickle):
         return self._state
 
     @state.setter
-    def state(self, value: district.State) -> None:
-        check_state(value)
-        if value.shape[0] != 1:
-            raise ValueError("the environment holds a batch of exactly one game")
+    def state(self, value: district.State | None) -> None:
+        if value is not None:
+            check_state(value)
+            if value.shape[0] != 1:
+                raise ValueError("the environment holds a batch of exactly one game")
         self._state = value
-        self._k = kernel_view(value)
 
     def refresh(self) -> None:
         """Recompute the legal actions and the agent to act after a hand edit."""
         district.refresh(self._state)
-        if int(self._k["actor"][0]) >= 0:
-            self.agent_selection = self.possible_agents[int(self._k["actor"][0])]
+        actor = int(kernel_view(self._state)["actor"][0])
+        if actor >= 0:
+            self.agent_selection = self.possible_agents[actor]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game. `seed` seeds this game and the seeds of later unseeded resets."""
-        if seed is None:
-            seed = int(self._seed_rng.integers(0, 2**62))
-        else:
-            self._seed_rng = np.random.default_rng(int(seed) % 2**64)
-        self.game_seed = int(seed)
-        self.state = district.init(1, seeds=[int(seed)])
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(self._k["actor"][0])]
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """`district.observe` for the agent's seat, and its action mask (zeros unless it acts)."""
-        seat = self._seat[agent]
-        out = np.empty((1, OBS_SIZE), np.float32)
-        self._seat_buf[0] = seat
-        observe_batch(self._k, self._seat_buf, out)
-        return {"observation": out[0], "action_mask": self.action_mask(agent)}
-
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """int8 [NUM_ACTIONS]: the agent's legal actions (default: agent_selection)."""
-        seat = self._seat[agent if agent is not None else self.agent_selection]
-        if int(self._k["actor"][0]) == seat:
-            return self._k["mask"][0].view(np.int8).copy()
-        return np.zeros(NUM_ACTIONS, np.int8)
-
-    def step(self, action) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(
-                f"{agent} must act: an action is an integer id, got {action!r}"
-            ) from None
-        if not 0 <= a < NUM_ACTIONS or not self._k["mask"][0][a]:
-            raise ValueError(f"{agent}: " + dn_spaces.describe_illegal(self._state, 0, a))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        step_one(self._k, 0, a, self._rew_buf, self._done_buf, self._ill_buf)
-        if self._done_buf[0]:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[int(self._k["actor"][0])]
-        if self.render_mode == "human":
-            self.render()
-
-    def _finish(self) -> None:
+    def _move_text(self, agent: str, a: int) -> str:
         g = self._state[0]
-        scores = district.scores(self._state)[0]
-        info = {
-            "winner": None if g.winner < 0 else self.possible_agents[int(g.winner)],
-            "win_reason": C.WIN_REASONS[int(g.win_reason)],
-            "scores": {a: int(scores[q]) for q, a in enumerate(self.possible_agents)},
-        }
-        for q, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(self._rew_buf[0, q])
-            self.terminations[a] = True
-            self.infos[a] = dict(info)
-        self._accumulate_rewards()
-        # both out at once: the dead-step protocol walks them starting from the next seat
-        self.agent_selection = self.possible_agents[1 - self._seat[self.agent_selection]]
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_table(self._state, 0, self._seat[self.agent_selection])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        if a != C.A_TAKE:
+            return f"{agent} puts {C.CARD_NAMES[a]} at the end of the line"
+        taken = [C.CARD_NAMES[t] for t in g.line[max(0, g.line_n - C.TAKE_SIZE) : g.line_n]]
+        return f"{agent} takes {len(taken)} cards: {', '.join(taken) or 'none'}"
 
 
 def _cards_text(counts) -> str:

@@ -1,25 +1,8 @@
 """Action and observation spaces of NOIR: the stable action table, the observation layout
 as named slices, Gymnasium space builders, and the game's declared properties.
 
-Actions are one flat Discrete space for every phase (docs/RULES.md, R8). Names are
-stable across versions and read as what the action does:
-
-    pass, end, confirm_attack           window pass / end the step / confirm the attack
-    discard:<card>                      discard one card of that type (mulligan, Discard step)
-    draw:<n>                            draw n cards for n-1 coins
-    deploy:<card>                       deploy a gangster (then to:<place>) or a business
-    from:g<p>@<src>                     pick up an own power-p gangster (move, or add to attack)
-    to:<place>                          put the picked / deployed gangster down
-    hideout_under:slot<k>, hideout_to_open
-    play:<reaction>                     poker_night, police, police_cancel, bribe, driveby, turncoat
-    target:+<r>:<where>                 a place of the player r seats clockwise (attack/reaction)
-    power:<p>                           the power of the gangster a Turncoat takes
-    bribe:<k>                           the Police a Bribe answers: the k-th card queued in
-                                        the window (1-based, play order)
-    continue_into_hideout               raze-first rules: go on from the razed business
-                                        into the Hideout (`end` stops)
-
-Places: slot0..slot27 (business slots), hideout, hidden (source), aside (destination).
+The action table and the observation layout are the core's (`noir_env.core.names`, where
+the action names are listed); this module re-exports them.
 """
 
 from __future__ import annotations
@@ -30,105 +13,29 @@ import gymnasium as gym
 import numpy as np
 
 from .core import constants as C
-from .core.observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
-from .core.state import State
-
-NUM_ACTIONS = C.NUM_ACTIONS
-SLOT_NAMES = [f"slot{k}" for k in range(C.NUM_SLOTS)]
-SOURCE_NAMES = [*SLOT_NAMES, "hideout", "hidden"]
-DEST_NAMES = [*SLOT_NAMES, "hideout", "aside"]
-TARGET_NAMES = [*SLOT_NAMES, "hideout", "hidden", "attack"]
-
-
-def _build_action_names() -> list[str]:
-    names = ["pass", "end", "confirm_attack"]
-    names += [f"discard:{c}" for c in C.CARD_NAMES]
-    names += [f"draw:{n}" for n in range(1, C.HAND_SIZE + 1)]
-    names += [f"deploy:{c}" for c in C.CARD_NAMES[: C.B4 + 1]]
-    names += [f"from:g{pw + 1}@{src}" for pw in range(4) for src in SOURCE_NAMES]
-    names += [f"to:{d}" for d in DEST_NAMES]
-    names += [f"hideout_under:{s}" for s in SLOT_NAMES]
-    names += ["hideout_to_open"]
-    names += [f"play:{k}" for k in C.PLAY_NAMES]
-    names += [f"target:+{rel}:{t}" for rel in range(1, C.MAX_PLAYERS) for t in TARGET_NAMES]
-    names += [f"power:{p}" for p in range(1, 5)]
-    names += [f"bribe:{k}" for k in range(1, C.NUM_BRIBE_IDS + 1)]  # the k-th Police
-    names += ["continue_into_hideout"]
-    assert len(names) == C.NUM_ACTIONS, (len(names), C.NUM_ACTIONS)
-    return names
-
-
-ACTION_NAMES: list[str] = _build_action_names()
-_ACTION_IDS: dict[str, int] = {name: k for k, name in enumerate(ACTION_NAMES)}
-
-
-def action_name(action: int) -> str:
-    """The stable, readable name of an action id."""
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise ValueError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[int(action)]
-
-
-def action_id(name: str) -> int:
-    """The id of an action name (inverse of `action_name`)."""
-    try:
-        return _ACTION_IDS[name]
-    except KeyError:
-        raise ValueError(f"unknown action name {name!r}") from None
-
-
-def legal_action_names(mask_row: np.ndarray) -> list[str]:
-    return [ACTION_NAMES[k] for k in np.flatnonzero(mask_row)]
-
-
-def phase_name(phase: int) -> str:
-    return C.Phase(int(phase)).name
-
-
-def describe_illegal(state: State, game: int, action: int) -> str:
-    """The message of the ValueError for an illegal action in game `game`."""
-    name = ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else f"<id {action}>"
-    legal = legal_action_names(state.mask[game])
-    where = f" in game {game}" if state.phase.shape[0] > 1 else ""
-    return (
-        f"illegal action {name!r} (id {action}){where}: phase {phase_name(state.phase[game])}, "
-        f"player {int(state.actor[game])} to act; legal: {legal}"
-    )
-
-
-# --- observation layout: named slices over the flat float32 vector -------------------------
-def _slices() -> dict[str, slice]:
-    out = {name: slice(k, k + n) for name, (k, n) in GLOBAL_OFFSETS.items()}
-    for rel in range(C.MAX_PLAYERS):
-        base = GLOBAL_SIZE + rel * SEAT_SIZE
-        for name, (k, n) in SEAT_OFFSETS.items():
-            out[f"seat{rel}.{name}"] = slice(base + k, base + k + n)
-    return out
-
-
-OBS_SIZE = OBS_SIZE
-OBS_SLICES: dict[str, slice] = _slices()
-"""Named parts of an observation: global fields, then `seat<r>.<field>` for the player r
-seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` reshapes to
-(28, len(SLOT_FEATURES))."""
-
-
-# counts (money, cards, gangsters) stay below 256; these parts count turns and steps, which
-# only max_steps bounds, or hold rule values such as trophy_points (up to 1000)
-UNBOUNDED_PARTS = ("turn_no", "step_count", "rules")
-
-
-def _observation_high() -> np.ndarray:
-    high = np.full(OBS_SIZE, 255.0, dtype=np.float32)
-    for name in UNBOUNDED_PARTS:
-        high[OBS_SLICES[name]] = np.inf
-    return high
+from .core.names import (  # noqa: F401 - the action table and layout, re-exported here
+    ACTION_NAMES,
+    DEST_NAMES,
+    NUM_ACTIONS,
+    OBS_SIZE,
+    OBS_SLICES,
+    SLOT_NAMES,
+    SOURCE_NAMES,
+    TARGET_NAMES,
+    UNBOUNDED_PARTS,
+    action_id,
+    action_name,
+    describe_illegal,
+    legal_action_names,
+    observation_high,
+    phase_name,
+)
 
 
 def observation_space() -> gym.spaces.Box:
     """The flat observation (raw counts: money, cards, gangsters; one-hots for categories):
     0 to 255, except the parts in `UNBOUNDED_PARTS` (0 to inf)."""
-    return gym.spaces.Box(low=0.0, high=_observation_high(), dtype=np.float32)
+    return gym.spaces.Box(low=0.0, high=observation_high(), dtype=np.float32)
 
 
 def action_space() -> gym.spaces.Discrete:

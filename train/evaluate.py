@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numba
 
-from noir_env.core.rules import PRESETS
+from noir_env.game import game_names
 
-from .tournament import GAMES, run_tournament, save
+from .tournament import run_tournament, save
 
 
 def default_out(agents: list[str], players: list[int], game: str = "noir") -> Path:
@@ -48,8 +48,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--game",
         default="noir",
-        choices=sorted(GAMES),
-        help="the game: noir (default) or district_noir (two players)",
+        choices=game_names(),
+        help="the game: noir (default), district_noir (two players) or any registered game",
     )
     p.add_argument(
         "--players",
@@ -67,7 +67,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="games per table size (rounded up to whole rounds of seatings)",
     )
     p.add_argument(
-        "--rules", default=None, choices=sorted(PRESETS), help="NOIR preset (default noirburg)"
+        "--rules",
+        default=None,
+        help="the game's rules preset (NOIR: noirburg (default), "
+        "noirbrough, original; District Noir has none)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="output folder")

@@ -1,5 +1,5 @@
-"""Play batches of NOIR games between agents, one agent per seat: a lineup rotated over the
-seats, on the tournament arena (`noir_env.vector.arena.play_games`).
+"""Play batches of games between agents, one agent per seat: a lineup rotated over the
+seats, on the one arena loop of every game (`noir_env.vector.arena.play_games`).
 
     from agents import load
     from train.match import play
@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from noir_env.core import constants as C
-from noir_env.core.rules import Rules
+from noir_env.game import Game, get_game
 from noir_env.vector.arena import ArenaPolicy, play_games
 
 
@@ -29,7 +28,7 @@ from noir_env.vector.arena import ArenaPolicy, play_games
 class MatchResult:
     """Per game: `win_share` [G, K] (each agent's share of the win: 1/k for k winners, summed
     over its seats), `length` [G] (decisions), `finished` [G] (False: stopped at max_steps),
-    `win_reason` [G] (the core's code, `constants.WIN_REASONS`)."""
+    `win_reason` [G] (an index into the game's `win_reasons`)."""
 
     win_share: np.ndarray
     length: np.ndarray
@@ -49,22 +48,25 @@ def play(
     agents: Sequence[Any],
     lineup: Sequence[int],
     num_games: int,
-    rules: str | Rules = "noirburg",
+    rules: Any = None,
     seed: int = 0,
     max_steps: int = 5000,
+    game: str | Game = "noir",
 ) -> MatchResult:
-    """Play `num_games` games with `len(lineup)` players (module docstring). Raises
-    ValueError for a bad lineup."""
+    """Play `num_games` games of `game` with `len(lineup)` players (module docstring).
+    Raises ValueError for a bad lineup."""
+    game = get_game(game)
     n = len(lineup)
-    if not 3 <= n <= 6:
-        raise ValueError(f"a lineup names 3..6 seats, got {n}")
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(f"a lineup names {game.min_players}..{game.max_players} seats, got {n}")
     if min(lineup) < 0 or max(lineup) >= len(agents):
         raise ValueError(f"lineup entries must index the {len(agents)} agents, got {list(lineup)}")
     seats = seat_agents(lineup, num_games)
-    lineups = np.full((num_games, C.MAX_PLAYERS), -1, np.int64)
+    lineups = np.full((num_games, game.max_players), -1, np.int64)
     lineups[:, :n] = seats
     policies = [ArenaPolicy(f"agent {k}", agent.act) for k, agent in enumerate(agents)]
-    records = play_games(seed + np.arange(num_games), lineups, policies, rules, max_steps)
+    records = play_games(seed + np.arange(num_games), lineups, policies, rules, max_steps,
+                         game=game)  # fmt: skip
     winners = records.winners[:, :n].astype(np.float64)
     share = winners / np.maximum(winners.sum(1, keepdims=True), 1.0)
     win_share = np.stack([(share * (seats == k)).sum(1) for k in range(len(agents))], axis=1)

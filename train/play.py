@@ -1,13 +1,15 @@
-"""Play NOIR in the terminal against bots.
+"""Play a game in the terminal against bots: NOIR, District Noir or any registered game.
 
     python -m train.play --players 4 --opponents random [--rules noirburg] [--seat 0] [--seed 1]
+    python -m train.play --game district_noir --opponents district-heuristic
 
-You play one seat of a `noir_v1` game (the multi-agent presentation: you are asked in every
-reaction window, out of turn too); the other seats are agents by name (`agents.load`: one
-name for every bot, or one per bot in seat order). Before each of your decisions the new log
-lines and the board from your seat are shown (only your own hand is visible), then your
-legal actions, numbered: answer with the number or the action's name. `board` shows the
-board again, `log` the whole game log, `help` the commands, `quit` (or end of input) stops.
+You play one seat of the game's AEC env (NOIR's `noir_v1`: the multi-agent presentation, you
+are asked in every reaction window, out of turn too); the other seats are agents by name
+(`agents.load`: one name for every bot, or one per bot in seat order). Before each of your
+decisions the new log lines and the board from your seat are shown (only your own hand is
+visible), then your legal actions, numbered: answer with the number or the action's name.
+`board` shows the board again, `log` the whole game log, `help` the commands, `quit` (or end
+of input) stops.
 A decision with only one legal action is taken for you and said so (`--ask-forced` asks
 anyway). Every move is shown as it happens (passes gathered in one line), then the log
 lines it wrote.
@@ -25,10 +27,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from noir_env import core, noir_v1
-from noir_env.core import constants as C
-from noir_env.core.rules import PRESETS
-from noir_env.spaces import ACTION_NAMES, action_name
+from noir_env.game import Game, game_names, get_game
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP = (
@@ -63,10 +62,12 @@ def _bot_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
 
 
-def describe_action(action: int, seat: int, player_names: list[str]) -> str:
+def describe_action(
+    action: int, seat: int, player_names: list[str], game: str | Game = "noir"
+) -> str:
     """An action's name, with the player a seat-relative target means: 'target:+1:slot0
     (player_2)'."""
-    name = action_name(action)
+    name = get_game(game).action_name(action)
     parts = name.split(":")
     if len(parts) >= 2 and parts[0] == "target" and parts[1].startswith("+"):
         who = player_names[(seat + int(parts[1][1:])) % len(player_names)]
@@ -75,11 +76,12 @@ def describe_action(action: int, seat: int, player_names: list[str]) -> str:
 
 
 class HumanGame:
-    """One game of `noir_v1` with a human at `seat` reading from `stdin` and writing to
-    `stdout`; the other seats are played by `bots` ({seat: (name, agent)})."""
+    """One game of `game`'s AEC env with a human at `seat` reading from `stdin` and writing
+    to `stdout`; the other seats are played by `bots` ({seat: (name, agent)})."""
 
     def __init__(self, env, seat: int, bots: dict, stdin: TextIO, stdout: TextIO,
-                 ask_forced: bool = False):  # fmt: skip
+                 ask_forced: bool = False, game: str | Game = "noir"):  # fmt: skip
+        self.game = get_game(game)
         self.env = env
         self.seat = seat
         self.human = env.possible_agents[seat]
@@ -131,7 +133,7 @@ class HumanGame:
 
     def show_move(self, who: str, action: int, seat: int, phase: str) -> None:
         """A move as it happens; passes are gathered into one line, `end` names its step."""
-        name = action_name(action)
+        name = self.game.action_name(action)
         if name == "pass":
             self.passes.append(who)
             return
@@ -139,7 +141,7 @@ class HumanGame:
         if name == "end":
             what = f"end ({phase.lower()} step)"
         else:
-            what = describe_action(action, seat, self.player_names)
+            what = describe_action(action, seat, self.player_names, self.game)
         self.say(f"  {who}: {what}")
 
     def show_log(self) -> None:
@@ -153,15 +155,16 @@ class HumanGame:
 
     def result_text(self) -> str:
         """Who won and why, and every score (read from the finished game's state)."""
-        game = self.env.state[0]
-        names = self.player_names
-        if int(game["phase"]) != C.PH_GAME_OVER:
+        g, state, names = self.game, self.env.state, self.player_names
+        if g.current_player(state)[0] >= 0:
             return f"The game was stopped after {self.env.max_steps} decisions: no winner."
-        winners = [names[q] for q in range(len(names)) if game["winners"][q]]
+        winners = [names[q] for q in range(len(names)) if g.winners(state)[0, q]]
         you = "You won!" if self.human in winners else "You lost."
-        reason = C.WIN_REASONS[int(game["win_reason"])]
-        points = core.scores(self.env.state)[0]
+        reason = g.win_reasons[int(g.win_reason(state)[0])]
+        points = g.scores(state)[0]
         scores = ", ".join(f"{a} {int(points[q])}" for q, a in enumerate(names))
+        if not winners:
+            return f"A draw ({reason}). Scores: {scores}"
         return f"{you} Won by {' and '.join(winners)} ({reason}). Scores: {scores}"
 
     # --- decisions ----------------------------------------------------------------------------
@@ -188,7 +191,8 @@ class HumanGame:
         self.say(self.env.board_text(self.human))
         self.say(decision_heading(info))
         for k, a in enumerate(legal, start=1):
-            self.say(f"  {k:>3}. {describe_action(int(a), self.seat, self.player_names)}")
+            text = describe_action(int(a), self.seat, self.player_names, self.game)
+            self.say(f"  {k:>3}. {text}")
         return self.read_choice(legal)
 
     def read_choice(self, legal: np.ndarray) -> int:
@@ -222,8 +226,8 @@ class HumanGame:
             if 1 <= k <= legal.size:
                 return int(legal[k - 1])
             self.say(f"No action {k}: choose a number from 1 to {legal.size}, or 'help'.")
-        elif answer in ACTION_NAMES:
-            action = ACTION_NAMES.index(answer)
+        elif answer in self.game.action_names:
+            action = self.game.action_names.index(answer)
             if action in legal:
                 return action
             self.say(f"'{answer}' is not legal now: choose one of the listed actions.")
@@ -235,41 +239,49 @@ class HumanGame:
 
 def decision_heading(info: dict) -> str:
     """'Your decision (phase WINDOW, end_of_turn window of player_1, turn of player_1):'."""
-    parts = [f"phase {info.get('phase', '?')}"]
+    parts = [f"phase {info['phase']}"] if "phase" in info else []
     if "window" in info:
         parts.append(f"{info['window']} window of {info['window_owner']}")
     if "reaction" in info:
         parts.append(f"target of your {info['reaction']}")
     if "turn_of" in info:
         parts.append(f"turn of {info['turn_of']}")
-    return f"Your decision ({', '.join(parts)}):"
+    return f"Your decision ({', '.join(parts)}):" if parts else "Your decision:"
 
 
 def play(
-    num_players: int = 4,
+    num_players: int | None = None,
     opponents: list[str] | None = None,
-    rules: str = "noirburg",
+    rules: str | None = None,
     seat: int = 0,
     seed: int | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     ask_forced: bool = False,
-    make_env: Callable[..., Any] = noir_v1.raw_env,
+    make_env: Callable[..., Any] | None = None,
+    game: str | Game = "noir",
 ) -> bool:
     """Play one game in the terminal (module docstring); True if it was played to its end.
-    Raises ValueError for bad settings."""
-    if not 0 <= seat < num_players:
-        raise ValueError(f"seat must be in 0..{num_players - 1}, got {seat}")
-    env = make_env(num_players=num_players, rules=rules)
-    bots = load_bots(opponents or ["random"], num_players, seat, seed)
+    make_env(num_players=, rules=) builds the AEC env (default: the game's). Raises
+    ValueError for bad settings."""
+    g = get_game(game)
+    n = g.default_players if num_players is None else int(num_players)
+    g.player_counts(n)  # checks the count
+    if not 0 <= seat < n:
+        raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
+    env = (make_env or g.aec_env)(num_players=n, rules=rules)
+    bots = load_bots(opponents or ["random"], n, seat, seed)
     env.reset(seed=seed)
-    game = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced)
-    return game.run()
+    human = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced, g)
+    return human.run()
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m train.play", description=__doc__.splitlines()[0])
-    p.add_argument("--players", type=int, default=4, help="players at the table, 3..6")
+    p.add_argument("--game", default="noir", choices=game_names(),
+                   help="the game: noir (default), district_noir, ...")  # fmt: skip
+    p.add_argument("--players", type=int, default=None,
+                   help="players at the table (NOIR 3..6, default 4; District Noir 2)")  # fmt: skip
     p.add_argument(
         "--opponents",
         nargs="+",
@@ -277,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         metavar="AGENT",
         help="one agent name for every bot, or one per bot in seat order",
     )
-    p.add_argument("--rules", default="noirburg", choices=sorted(PRESETS))
+    p.add_argument("--rules", default=None,
+                   help="the game's preset (NOIR: noirburg, noirbrough, original)")  # fmt: skip
     p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1")
     p.add_argument("--seed", type=int, default=None, help="the deal and the bots' seeds")
     p.add_argument("--ask-forced", action="store_true",
@@ -285,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         play(args.players, args.opponents, args.rules, args.seat, args.seed,
-             ask_forced=args.ask_forced)  # fmt: skip
+             ask_forced=args.ask_forced, game=args.game)  # fmt: skip
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

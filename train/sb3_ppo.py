@@ -1,8 +1,9 @@
-"""sb3-contrib's MaskablePPO on the batched NOIR vector env (`make_sb3_vec_env`), unchanged:
+"""sb3-contrib's MaskablePPO on the batched vector env of any game (`make_sb3_vec_env`), unchanged:
 the reference point `train/ppo.py` is measured against (bench/training.py), and a starting point
 for users of Stable-Baselines3.
 
     python -m train.sb3_ppo --total-steps 200000 --num-envs 16 --run-name sb3
+    python -m train.sb3_ppo --game district_noir --opponents district-heuristic
 
 Saves `runs/<run-name>/sb3_model.zip` and prints the training speed and the final win rate of
 the greedy policy against `--eval-opponents`.
@@ -21,12 +22,13 @@ def train_sb3(
     total_steps: int = 100_000,
     num_envs: int = 16,
     n_steps: int = 128,
-    players: int = 4,
-    rules: str = "noirburg",
+    players: int | None = None,
+    rules: str | None = None,
     opponents: str = "random",
     seed: int = 1,
     run_name: str | None = "sb3",
     verbose: int = 0,
+    game: str = "noir",
 ):
     """Train MaskablePPO; returns (model, learner steps per second)."""
     from sb3_contrib import MaskablePPO
@@ -34,7 +36,7 @@ def train_sb3(
     from noir_env.vector import make_sb3_vec_env
 
     env = make_sb3_vec_env(
-        num_envs, num_players=players, rules=rules, opponents=opponents, seed=seed
+        num_envs, num_players=players, rules=rules, opponents=opponents, seed=seed, game=game
     )
     model = MaskablePPO(
         "MlpPolicy",
@@ -59,17 +61,19 @@ def train_sb3(
 def win_rate(
     model,
     games: int = 200,
-    players: int = 4,
-    rules: str = "noirburg",
+    players: int | None = None,
+    rules: str | None = None,
     opponents: str = "random",
     seed: int = 10_000_000,
+    game: str = "noir",
 ) -> float:
     """Greedy win rate of a MaskablePPO model over `games` games against `opponents`."""
     from noir_env.vector import make_sb3_vec_env
 
     env = make_sb3_vec_env(
-        min(games, 64), num_players=players, rules=rules, opponents=opponents, seed=seed
-    )
+        min(games, 64), num_players=players, rules=rules, opponents=opponents, seed=seed,
+        game=game,
+    )  # fmt: skip
     obs = env.reset()
     wins = played = 0
     while played < games:
@@ -88,8 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--total-steps", type=int, default=100_000)
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--rules", default="noirburg")
+    p.add_argument("--game", default="noir", help="noir, district_noir or a registered game")
+    p.add_argument("--players", type=int, default=None, help="default: the game's")
+    p.add_argument("--rules", default=None, help="the game's preset (default: its default)")
     p.add_argument("--opponents", default="random", help="opponent name (agents.load)")
     p.add_argument("--eval-opponents", default="random")
     p.add_argument("--eval-games", type=int, default=200)
@@ -106,8 +111,9 @@ def main(argv: list[str] | None = None) -> None:
         a.seed,
         a.run_name,
         verbose=1,
+        game=a.game,
     )
-    rate = win_rate(model, a.eval_games, a.players, a.rules, a.eval_opponents)
+    rate = win_rate(model, a.eval_games, a.players, a.rules, a.eval_opponents, game=a.game)
     print(f"MaskablePPO: {sps:,.0f} learner-steps/s; win rate vs {a.eval_opponents}: {rate:.3f}")
 
 

@@ -25,6 +25,7 @@ from . import constants as C
 from .board import hand_size
 from .countdown import score
 from .mask import fill_mask
+from .names import action_name, describe_illegal
 from .observe import OBS_SIZE, observe_batch
 from .reactions import holds_reaction
 from .refcount import borrowed
@@ -318,8 +319,6 @@ def _step_contiguous(state: State, kv: np.ndarray, acts: np.ndarray, strict: boo
     kernel = _step_parallel if n >= PARALLEL_MIN else _step_serial
     bad, failed = kernel(kv, raw, backup, status, acts, rewards, done, illegal, strict)
     if bad >= 0:
-        from ..spaces import describe_illegal  # names live in spaces.py (core stays name-free)
-
         raise ValueError(describe_illegal(state, bad, int(acts[bad])))
     if failed:
         saved = status != 0
@@ -331,8 +330,6 @@ def _step_contiguous(state: State, kv: np.ndarray, acts: np.ndarray, strict: boo
 def _raise_failure(kv: np.ndarray, i: int, acts: np.ndarray) -> None:
     """Raise RuntimeError for game i, whose step failed inside the core (the batch is already
     restored): replay that step on a copy of the game to recover the core's own error."""
-    from ..spaces import action_name
-
     what = f"game {i}: the rules core failed on {action_name(int(acts[i]))}"
     try:
         _step_unguarded(kernel_view(take(kv.view(np.recarray), i)), int(acts[i]))

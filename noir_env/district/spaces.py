@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import gymnasium as gym
 import numpy as np
 
+from ..layout import ActionTable, named_slices
 from ..spaces import GameInfo
 from . import constants as C
 from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
@@ -25,33 +26,16 @@ from .state import State
 
 NUM_ACTIONS = C.NUM_ACTIONS
 ACTION_NAMES: list[str] = [f"play:{c}" for c in C.CARD_NAMES] + ["take"]
-_ACTION_IDS: dict[str, int] = {name: k for k, name in enumerate(ACTION_NAMES)}
+_TABLE = ActionTable(ACTION_NAMES)
+action_name = _TABLE.action_name
+action_id = _TABLE.action_id
+legal_action_names = _TABLE.legal_action_names
 MAX_GAME_LENGTH = C.NUM_ROUNDS * C.NUM_PLAYERS * C.ACTIONS_PER_ROUND  # 48 actions at most
-
-
-def action_name(action: int) -> str:
-    """The stable, readable name of an action id."""
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise ValueError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[int(action)]
-
-
-def action_id(name: str) -> int:
-    """The id of an action name (inverse of `action_name`)."""
-    try:
-        return _ACTION_IDS[name]
-    except KeyError:
-        raise ValueError(f"unknown action name {name!r}; actions: {ACTION_NAMES}") from None
-
-
-def legal_action_names(mask_row: np.ndarray) -> list[str]:
-    """The names of the actions set in one mask row."""
-    return [ACTION_NAMES[k] for k in np.flatnonzero(mask_row)]
 
 
 def describe_illegal(state: State, game: int, action: int) -> str:
     """The message of the ValueError for an illegal action in game `game`."""
-    name = ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else f"<id {action}>"
+    name = _TABLE.name_or_id(action)
     legal = legal_action_names(state.mask[game])
     where = f" in game {game}" if state.shape[0] > 1 else ""
     return (
@@ -61,17 +45,8 @@ def describe_illegal(state: State, game: int, action: int) -> str:
     )
 
 
-def _slices() -> dict[str, slice]:
-    out = {name: slice(k, k + n) for name, (k, n) in GLOBAL_OFFSETS.items()}
-    for rel in range(C.NUM_PLAYERS):
-        base = GLOBAL_SIZE + rel * SEAT_SIZE
-        for name, (k, n) in SEAT_OFFSETS.items():
-            out[f"seat{rel}.{name}"] = slice(base + k, base + k + n)
-    return out
-
-
 OBS_SIZE = OBS_SIZE
-OBS_SLICES: dict[str, slice] = _slices()
+OBS_SLICES = named_slices(GLOBAL_OFFSETS, GLOBAL_SIZE, SEAT_OFFSETS, SEAT_SIZE, C.NUM_PLAYERS)
 """Named parts of an observation: global fields, then `seat0.<field>` (the observer) and
 `seat1.<field>` (the opponent). `line` reshapes to (LINE_CAP, 13), newest card first."""
 

@@ -1,15 +1,18 @@
-"""Training interfaces on the batched core.
+"""Training interfaces on the batched cores, for any game of the protocol (`noir_env.game`,
+`game="noir"` by default, `game="district_noir"`, or any registered game).
 
 - `make_vector_env(num_envs, ...)`: a Gymnasium 1.x VectorEnv, one learner seat per game,
   opponents played inside, batched (`gym_vector`).
 - `make_sb3_vec_env(num_envs, ...)`: the same as a Stable-Baselines3 VecEnv with
   `action_masks()`, for sb3-contrib's MaskablePPO (`sb3`; needs the `train` extra).
-- `NoirEnv`: the single-seat Gymnasium env registered as "noir_env/Noir-v1" (`single`).
+- `SingleSeatEnv`: the single-seat Gymnasium env, registered as "noir_env/Noir-v1"
+  (`NoirEnv`) and "noir_env/DistrictNoir-v0" (`DistrictEnv`) (`single`).
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
   supplied by the caller, rewards per seat (`selfplay`).
+- `play_games(...)`: scheduled games between K policies, the tournaments' engine (`arena`).
 - `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).
-- District Noir: `make_district_vector_env`, `make_district_sb3_vec_env` and `DistrictEnv`
-  ("noir_env/DistrictNoir-v0"), the same interfaces over `DistrictGames` (`district*`).
+- District Noir's former names stay: `make_district_vector_env`,
+  `make_district_sb3_vec_env`, `DistrictVectorEnv`, `DistrictSB3VecEnv`, `DistrictEnv`.
 
 Modules load on first use: importing `noir_env.vector` compiles nothing and imports neither
 Stable-Baselines3 nor torch.
@@ -21,19 +24,23 @@ import importlib
 
 _EXPORTS = {
     "make_vector_env": "gym_vector",
+    "GameVectorEnv": "gym_vector",
     "NoirVectorEnv": "gym_vector",
+    "make_district_vector_env": "gym_vector",
+    "DistrictVectorEnv": "gym_vector",
     "make_sb3_vec_env": "sb3",
+    "GameSB3VecEnv": "sb3",
     "NoirSB3VecEnv": "sb3",
+    "make_district_sb3_vec_env": "sb3",
+    "DistrictSB3VecEnv": "sb3",
+    "SingleSeatEnv": "single",
     "NoirEnv": "single",
+    "DistrictEnv": "single",
     "SingleSeatGames": "engine",
     "make_selfplay_env": "selfplay",
     "SelfPlayEnv": "selfplay",
-    "make_district_vector_env": "district",
-    "DistrictVectorEnv": "district",
-    "make_district_sb3_vec_env": "district_sb3",
-    "DistrictSB3VecEnv": "district_sb3",
-    "DistrictEnv": "district_single",
-    "DistrictGames": "district_engine",
+    "play_games": "arena",
+    "ArenaPolicy": "arena",
 }
 
 __all__ = sorted(_EXPORTS)

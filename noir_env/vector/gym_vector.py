@@ -1,10 +1,12 @@
-"""The Gymnasium 1.x `VectorEnv` over N games of the batched core, one learner seat per game.
+"""The Gymnasium 1.x `VectorEnv` over N games of any game of the protocol
+(`noir_env.game`), one learner seat per game, opponents played inside, batched.
 
     from noir_env.vector import make_vector_env
 
-    envs = make_vector_env(1024, num_players=4, opponents="random", seed=0)
-    obs, infos = envs.reset()                    # obs float32 [N, OBS_SIZE]
-    actions = policy(obs, infos["action_mask"])  # int8 mask [N, NUM_ACTIONS]
+    envs = make_vector_env(1024, num_players=4, opponents="random", seed=0)   # NOIR
+    envs = make_vector_env(1024, game="district_noir", opponents="district-heuristic")
+    obs, infos = envs.reset()                    # obs float32 [N, obs_size]
+    actions = policy(obs, infos["action_mask"])  # int8 mask [N, num_actions]
     obs, rewards, terminated, truncated, infos = envs.step(actions)
 
 Autoreset: `AutoresetMode.SAME_STEP` (`metadata["autoreset_mode"]`). A game whose learner
@@ -14,19 +16,21 @@ slots) and the end of the episode in `infos["final_info"]`. Same-step because a 
 always see at least one legal action: a next-step terminal observation would come with an
 all-zero mask.
 
-Rewards and episode ends follow noir_v1: 0 until the learner's episode ends; then the
-zero-sum outcome (+1 for a sole winner, -1/(n-1) for a loser, shares on ties, including
-noir_v1's share of what eliminated players were paid), or -1/(n-1) when the learner is
-eliminated (terminated, the game is abandoned), or 0 plus that share on truncation after
-`max_steps` decisions.
+Rewards and episode ends follow the game's AEC env (noir_v1, district_noir_v0): 0 until the
+learner's episode ends; then the zero-sum outcome (NOIR: +1 for a sole winner, -1/(n-1) for
+a loser, shares on ties, including noir_v1's share of what eliminated players were paid;
+District Noir: +1, -1, 0 for a draw), or -1/(n-1) when the learner is eliminated
+(terminated, the game is abandoned), or 0 plus that share on truncation after `max_steps`
+decisions.
 
 infos (every step): `action_mask` int8 [N, A], `learner_seat` int8 [N], `num_players` int8
 [N]. When episodes end, `final_info` holds for those slots `result` ("game_over",
-"eliminated", "truncated"), `scores` [6], `winners` [6], `win_reason`, `learner_won`,
-`game_length` (decisions by all players), `learner_seat`, `num_players`, `game_seed`,
-`opponent`, each with its `_key` mask; and `episode` = {"r", "l", "t"} with `_episode`, in
-the format of `gymnasium.wrappers.vector.RecordEpisodeStatistics` (pass
-`episode_statistics=False` to use that wrapper instead).
+"eliminated", "truncated"), `scores` [P], `winners` [P], `winner` (the sole winner's seat,
+-1 for none), `win_reason`, `learner_won`, `game_length` (decisions by all players),
+`learner_seat`, `num_players`, `game_seed`, `opponent`, each with its `_key` mask; and
+`episode` = {"r", "l", "t"} with `_episode`, in the format of
+`gymnasium.wrappers.vector.RecordEpisodeStatistics` (pass `episode_statistics=False` to use
+that wrapper instead).
 """
 
 from __future__ import annotations
@@ -37,13 +41,14 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import spaces as noir_spaces
+from ..game import Game
 from .engine import Ended, SingleSeatGames, StepOut
 
-_FINAL_KEYS = (
+FINAL_KEYS = (
     "result",
     "scores",
     "winners",
+    "winner",
     "win_reason",
     "learner_won",
     "game_length",
@@ -55,7 +60,7 @@ _FINAL_KEYS = (
 
 
 def final_info(
-    ended: Ended, num_envs: int, keys: tuple[str, ...] = _FINAL_KEYS
+    ended: Ended, num_envs: int, keys: tuple[str, ...] = FINAL_KEYS
 ) -> dict[str, np.ndarray]:
     """Gymnasium's dict-of-arrays form of the ended episodes' information (`keys` of
     `ended`): each key an array over all slots, `_key` marking the slots it is set for."""
@@ -73,18 +78,18 @@ def final_info(
     return info
 
 
-class NoirVectorEnv(VectorEnv):
-    """N NOIR games with one learner seat each, opponents played inside (module
-    docstring). Arguments as `make_vector_env`."""
+class GameVectorEnv(VectorEnv):
+    """N games with one learner seat each, opponents played inside (module docstring).
+    Arguments as `make_vector_env`."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
-    final_keys: tuple[str, ...] = _FINAL_KEYS  # what `final_info` reports of an episode
+    final_keys: tuple[str, ...] = FINAL_KEYS  # what `final_info` reports of an episode
 
     def __init__(
         self,
         num_envs: int,
-        num_players: int | list[int] = 4,
-        rules: str = "noirburg",
+        num_players: int | list[int] | None = None,
+        rules: Any = None,
         opponents: Any = "random",
         seed: int | None = None,
         learner_seat: str | int = "random",
@@ -92,15 +97,17 @@ class NoirVectorEnv(VectorEnv):
         episode_statistics: bool = True,
         core_kwargs: dict | None = None,
         copy: bool = True,
+        game: str | Game = "noir",
     ):
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-            autoreset=True, core_kwargs=core_kwargs, copy=copy,
+            autoreset=True, core_kwargs=core_kwargs, copy=copy, game=game,
         )  # fmt: skip
+        self.game = self.games.game
         self.num_envs = self.games.num_envs
         self.episode_statistics = bool(episode_statistics)
-        self.single_observation_space = noir_spaces.observation_space()
-        self.single_action_space = noir_spaces.action_space()
+        self.single_observation_space = self.game.observation_space()
+        self.single_action_space = self.game.action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._mask: np.ndarray | None = None
@@ -135,7 +142,7 @@ class NoirVectorEnv(VectorEnv):
         self.games.set_opponents(opponents)
 
     def action_masks(self) -> np.ndarray:
-        """bool [N, NUM_ACTIONS]: the learner's legal actions now."""
+        """bool [N, num_actions]: the learner's legal actions now."""
         if self._mask is None:
             raise ValueError("call reset() first")
         return self._mask.view(np.bool_)
@@ -144,7 +151,7 @@ class NoirVectorEnv(VectorEnv):
         return {
             "action_mask": self._mask,
             "learner_seat": self.games.learner.astype(np.int8),
-            "num_players": self.games.state.num_players.copy(),
+            "num_players": self.game.num_players(self.games.state),
         }
 
     def _infos(self, out: StepOut) -> dict[str, Any]:
@@ -180,8 +187,8 @@ def episode_statistics(ended: Ended, num_envs: int) -> dict[str, np.ndarray]:
 
 def make_vector_env(
     num_envs: int,
-    num_players: int | list[int] = 4,
-    rules: str = "noirburg",
+    num_players: int | list[int] | None = None,
+    rules: Any = None,
     opponents: Any = "random",
     seed: int | None = None,
     learner_seat: str | int = "random",
@@ -189,19 +196,42 @@ def make_vector_env(
     episode_statistics: bool = True,
     core_kwargs: dict | None = None,
     copy: bool = True,
-) -> NoirVectorEnv:
-    """A Gymnasium VectorEnv of `num_envs` NOIR games, the learner in one seat of each.
+    game: str | Game = "noir",
+) -> GameVectorEnv:
+    """A Gymnasium VectorEnv of `num_envs` games of `game`, the learner in one seat of each.
 
-    num_players: 3..6, or a set such as (3, 4, 5, 6) to draw each game's count from.
-    rules: preset name. opponents: "random", a batched policy / callable act(obs, mask),
-    or a mix {opponent: probability} drawn per game. seed: the first reset's seed (None:
-    fresh entropy). learner_seat: "random" (per game) or a seat number. max_steps: real
-    choices (all players) before truncation. episode_statistics: add `episode` infos.
-    core_kwargs: extra keywords for `core.init`. copy: observation and mask arrays
-    that no later step writes while the caller holds them (False: two buffers overwritten
-    by the next step, as Gymnasium's SyncVectorEnv(copy=False)).
+    num_players: a count, or a set such as (3, 4, 5, 6) to draw each game's count from
+    (None: the game's default). rules: a preset name (None: the game's default). opponents:
+    "random", a name for `agents.load`, a batched policy / callable act(obs, mask), or a mix
+    {opponent: probability} drawn per game. seed: the first reset's seed (None: fresh
+    entropy). learner_seat: "random" (per game) or a seat number. max_steps: decisions (all
+    players) before truncation. episode_statistics: add `episode` infos. core_kwargs: extra
+    keywords for the game's `init`. copy: observation and mask arrays that no later step
+    writes while the caller holds them (False: two buffers overwritten by the next step, as
+    Gymnasium's SyncVectorEnv(copy=False)). game: "noir", "district_noir" or any registered
+    game.
     """
-    return NoirVectorEnv(
+    return GameVectorEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-        episode_statistics, core_kwargs, copy,
+        episode_statistics, core_kwargs, copy, game,
     )  # fmt: skip
+
+
+def make_district_vector_env(num_envs: int, **kwargs: Any) -> GameVectorEnv:
+    """`make_vector_env(num_envs, game="district_noir", **kwargs)`."""
+    return make_vector_env(num_envs, game="district_noir", **kwargs)
+
+
+class NoirVectorEnv(GameVectorEnv):
+    """`GameVectorEnv` of NOIR (the vector entry point of "noir_env/Noir-v1")."""
+
+    def __init__(self, num_envs: int, **kwargs: Any):
+        super().__init__(num_envs, game="noir", **kwargs)
+
+
+class DistrictVectorEnv(GameVectorEnv):
+    """`GameVectorEnv` of District Noir (the vector entry point of
+    "noir_env/DistrictNoir-v0")."""
+
+    def __init__(self, num_envs: int, **kwargs: Any):
+        super().__init__(num_envs, game="district_noir", **kwargs)

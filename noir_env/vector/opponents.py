@@ -1,8 +1,8 @@
 """Opponents of the single-seat environments: a name, a policy, or a mix to draw from.
 
 An opponent spec is one of
-- a name known to `agents.load` (`"random"`, `"heuristic"`, `"heuristic-aggressive"`,
-  `"heuristic-economic"`);
+- a name known to `agents.load` (`"random"`, a game's heuristic such as `"heuristic"` or
+  `"district-heuristic"`, ...);
 - an object with a batched `act(obs[N, D], mask[N, A]) -> actions[N]` method, or such a
   callable itself (a frozen torch policy wrapped in a function, say);
 - a mix `{opponent: probability, ...}` (or a list of `(opponent, probability)` pairs for
@@ -134,10 +134,9 @@ def as_actions(who: str, actions: Any, count: int) -> np.ndarray:
 class OpponentTable(ABC):
     """The opponents of a batch of single-seat games: every policy set so far (kept while a
     game uses it), the mix new games draw from, each game's opponent index (`opponent`), and
-    the batched calls of the Python policies. The engines of both games (NOIR's
-    `engine.SingleSeatGames`, `district_engine.DistrictGames`) build on it; they provide
-    `state` (with an `actor` field), `observe_rows`, `illegal_position` and
-    `illegal_message`."""
+    the batched calls of the Python policies. The single-seat engine
+    (`engine.SingleSeatGames`) builds on it and provides `state` (with an `actor` field),
+    `observe_rows`, `illegal_position` and `illegal_message`."""
 
     state: Any
     opponent: np.ndarray  # int16 [N]: index into the policies of each game's opponent

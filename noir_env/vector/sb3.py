@@ -4,17 +4,17 @@ MaskablePPO unchanged:
     from sb3_contrib import MaskablePPO
     from noir_env.vector import make_sb3_vec_env
 
-    env = make_sb3_vec_env(64, num_players=4, opponents="random", seed=0)
+    env = make_sb3_vec_env(64, num_players=4, opponents="random", seed=0)  # or game=...
     model = MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
 
-`action_masks()` returns the bool [N, NUM_ACTIONS] masks of the learner's next decisions, and
+Any game of the protocol (`noir_env.game`): `game="district_noir"`.
+`action_masks()` returns the bool [N, num_actions] masks of the learner's next decisions, and
 `env_method("action_masks")` the same as a list of rows (sb3-contrib's contract). Episodes
 reset in the step they end, as every SB3 VecEnv does: the ended episode's last observation is
 `infos[i]["terminal_observation"]`, `infos[i]["TimeLimit.truncated"]` says whether it was
 truncated, and `infos[i]["episode"]` = {"r", "l", "t"} (Monitor's format) together with the
-game's end as in the Gymnasium VectorEnv's `final_info` (`result`, `scores`, `winners`,
-`win_reason`, `learner_won`, `game_length`, `learner_seat`, `num_players`, `game_seed`,
-`opponent`). Rewards and episode ends are those of `noir_env.vector.gym_vector`.
+game's end as in the Gymnasium VectorEnv's `final_info` (`gym_vector.FINAL_KEYS`). Rewards
+and episode ends are those of `noir_env.vector.gym_vector`.
 
 Needs the `train` extra (stable-baselines3).
 """
@@ -32,35 +32,37 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from .. import spaces as noir_spaces
+from ..game import Game
 from .engine import Ended, SingleSeatGames
-from .gym_vector import _FINAL_KEYS
+from .gym_vector import FINAL_KEYS
 
 
-class NoirSB3VecEnv(VecEnv):
-    """N NOIR games, the learner in one seat of each, as an SB3 VecEnv (module docstring).
+class GameSB3VecEnv(VecEnv):
+    """N games, the learner in one seat of each, as an SB3 VecEnv (module docstring).
     Arguments as `make_sb3_vec_env`."""
 
-    final_keys: tuple[str, ...] = _FINAL_KEYS  # the game's end, in each ended slot's info
+    final_keys: tuple[str, ...] = FINAL_KEYS  # the game's end, in each ended slot's info
 
     def __init__(
         self,
         num_envs: int,
-        num_players: int | list[int] = 4,
-        rules: str = "noirburg",
+        num_players: int | list[int] | None = None,
+        rules: Any = None,
         opponents: Any = "random",
         seed: int | None = None,
         learner_seat: str | int = "random",
         max_steps: int = 10_000,
         core_kwargs: dict | None = None,
+        game: str | Game = "noir",
     ):
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-            autoreset=True, core_kwargs=core_kwargs, copy=True,
+            autoreset=True, core_kwargs=core_kwargs, copy=True, game=game,
         )  # fmt: skip  # copy: SB3 keeps the last observation while it steps again
+        self.game = self.games.game
         self.render_mode = None
         super().__init__(
-            self.games.num_envs, noir_spaces.observation_space(), noir_spaces.action_space()
+            self.games.num_envs, self.game.observation_space(), self.game.action_space()
         )
         self._actions: np.ndarray | None = None
         self._mask: np.ndarray | None = None
@@ -93,13 +95,13 @@ class NoirSB3VecEnv(VecEnv):
         pass
 
     def action_masks(self) -> np.ndarray:
-        """bool [N, NUM_ACTIONS]: the learner's legal actions now."""
+        """bool [N, num_actions]: the learner's legal actions now."""
         if self._mask is None:
             raise ValueError("call reset() first")
         return self._mask.view(np.bool_)
 
     def set_opponents(self, opponents: Any) -> None:
-        """Opponents of the games dealt from now on (`NoirVectorEnv.set_opponents`)."""
+        """Opponents of the games dealt from now on (`GameVectorEnv.set_opponents`)."""
         self.games.set_opponents(opponents)
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
@@ -135,7 +137,7 @@ class NoirSB3VecEnv(VecEnv):
 
 
 def _add_ended(
-    infos: list[dict[str, Any]], ended: Ended, keys: tuple[str, ...] = _FINAL_KEYS
+    infos: list[dict[str, Any]], ended: Ended, keys: tuple[str, ...] = FINAL_KEYS
 ) -> None:
     """Fill the infos of the slots whose episode ended (SB3's keys and the game's end)."""
     for j, g in enumerate(ended.games):  # only the slots whose episode ended
@@ -153,16 +155,25 @@ def _add_ended(
 
 def make_sb3_vec_env(
     num_envs: int,
-    num_players: int | list[int] = 4,
-    rules: str = "noirburg",
+    num_players: int | list[int] | None = None,
+    rules: Any = None,
     opponents: Any = "random",
     seed: int | None = None,
     learner_seat: str | int = "random",
     max_steps: int = 10_000,
     core_kwargs: dict | None = None,
-) -> NoirSB3VecEnv:
-    """An SB3 VecEnv of `num_envs` NOIR games with `action_masks()` (arguments as
+    game: str | Game = "noir",
+) -> GameSB3VecEnv:
+    """An SB3 VecEnv of `num_envs` games of `game` with `action_masks()` (arguments as
     `noir_env.vector.make_vector_env`)."""
-    return NoirSB3VecEnv(
-        num_envs, num_players, rules, opponents, seed, learner_seat, max_steps, core_kwargs
+    return GameSB3VecEnv(
+        num_envs, num_players, rules, opponents, seed, learner_seat, max_steps, core_kwargs, game
     )
+
+
+def make_district_sb3_vec_env(num_envs: int, **kwargs: Any) -> GameSB3VecEnv:
+    """`make_sb3_vec_env(num_envs, game="district_noir", **kwargs)`."""
+    return make_sb3_vec_env(num_envs, game="district_noir", **kwargs)
+
+
+NoirSB3VecEnv = DistrictSB3VecEnv = GameSB3VecEnv  # the names of the one-game classes

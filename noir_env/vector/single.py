@@ -1,15 +1,16 @@
-"""The single-seat Gymnasium env registered as "noir_env/Noir-v1": one game, the learner in
-one seat, every other decision taken inside by opponent policies. For standard single-env
-tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
+"""The single-seat Gymnasium env of any game of the protocol (`noir_env.game`): one game,
+the learner in one seat, every other decision taken inside by opponent policies. Registered
+as "noir_env/Noir-v1" (NOIR) and "noir_env/DistrictNoir-v0" (District Noir); for standard
+single-env tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
 
     import gymnasium as gym
-    import noir_env  # registers the id
+    import noir_env  # registers the ids
 
     env = gym.make("noir_env/Noir-v1", num_players=4, opponents="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(legal_action)  # info["action_mask"]
 
-`action_masks()` gives the legal actions as bool [NUM_ACTIONS] (sb3-contrib's contract).
+`action_masks()` gives the legal actions as bool [num_actions] (sb3-contrib's contract).
 Observation, action space, rewards, episode ends and the final `info` keys are those of
 `noir_env.vector.gym_vector` for one game (no autoreset: call `reset()`). The same engine runs
 the vector envs, so a batch of these is the slow way to get what `make_vector_env` gives.
@@ -22,33 +23,35 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from .. import spaces as noir_spaces
+from ..game import Game
 from .engine import SingleSeatGames, StepOut
-from .gym_vector import _FINAL_KEYS
+from .gym_vector import FINAL_KEYS
 
 
-class NoirEnv(gymnasium.Env):
-    """One NOIR game from one learner seat (module docstring).
+class SingleSeatEnv(gymnasium.Env):
+    """One game from one learner seat (module docstring).
 
-    num_players: 3..6 or a set to draw from per game. rules: preset name. opponents:
-    "random", a batched policy / callable act(obs, mask), or a mix {opponent: probability}.
-    learner_seat: "random" or a seat. max_steps: real choices (all players) before truncation.
-    render_mode: None, "ansi" (render() returns the board from the learner's seat) or
-    "human" (prints it).
+    num_players: a count or a set to draw from per game (None: the game's default). rules:
+    preset name (None: the default). opponents: "random", a name for `agents.load`, a
+    batched policy / callable act(obs, mask), or a mix {opponent: probability}.
+    learner_seat: "random" or a seat. max_steps: decisions (all players) before truncation.
+    render_mode: None, "ansi" (render() returns the game as text from the learner's seat)
+    or "human" (prints it). game: a game name or `Game`.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
-    final_keys: tuple[str, ...] = _FINAL_KEYS  # the game's end, in the last step's info
+    final_keys: tuple[str, ...] = FINAL_KEYS  # the game's end, in the last step's info
 
     def __init__(
         self,
-        num_players: int | list[int] = 4,
-        rules: str = "noirburg",
+        num_players: int | list[int] | None = None,
+        rules: Any = None,
         opponents: Any = "random",
         learner_seat: str | int = "random",
         max_steps: int = 10_000,
         render_mode: str | None = None,
         core_kwargs: dict | None = None,
+        game: str | Game = "noir",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             # TypeError, as for an unknown keyword: SB3's make_vec_env asks for "rgb_array"
@@ -56,11 +59,12 @@ class NoirEnv(gymnasium.Env):
             raise TypeError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.games = SingleSeatGames(
             1, num_players, rules, opponents, None, learner_seat, max_steps,
-            autoreset=False, core_kwargs=core_kwargs,
+            autoreset=False, core_kwargs=core_kwargs, game=game,
         )  # fmt: skip
+        self.game = self.games.game
         self.render_mode = render_mode
-        self.observation_space = noir_spaces.observation_space()
-        self.action_space = noir_spaces.action_space()
+        self.observation_space = self.game.observation_space()
+        self.action_space = self.game.action_space()
         self._mask: np.ndarray | None = None
 
     def reset(
@@ -90,7 +94,7 @@ class NoirEnv(gymnasium.Env):
         return out.obs[0], float(out.reward[0]), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """bool [NUM_ACTIONS]: the learner's legal actions (all False once the episode is
+        """bool [num_actions]: the learner's legal actions (all False once the episode is
         over)."""
         if self._mask is None:
             raise ValueError("call reset() first")
@@ -107,30 +111,39 @@ class NoirEnv(gymnasium.Env):
             return None
         if self.games.state is None:
             raise ValueError("call reset() before render()")
-        text = self._board_text()
+        g = self.games
+        text = self.game.render(g.state, 0, int(g.learner[0]), g.rules)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
-
-    def _board_text(self) -> str:
-        from ..render import render_board  # the board text, as noir_v1 renders it
-
-        g = self.games
-        return render_board(g.state, 0, int(g.learner[0]), rules_name=g.rules.name)
 
     def _info(self) -> dict[str, Any]:
         g = self.games
         return {
             "action_mask": self._mask,
             "learner_seat": int(g.learner[0]),
-            "num_players": int(g.state.num_players[0]),
+            "num_players": int(self.game.num_players(g.state)[0]),
             "game_seed": int(g.game_seed[0]),
         }
 
 
-def _final(out: StepOut, keys: tuple[str, ...] = _FINAL_KEYS) -> dict[str, Any]:
+def _final(out: StepOut, keys: tuple[str, ...] = FINAL_KEYS) -> dict[str, Any]:
     ended = out.ended
     info = {key: getattr(ended, key)[0] for key in keys}
     info["episode_length"] = int(ended.episode_length[0])
     return info
+
+
+class NoirEnv(SingleSeatEnv):
+    """`SingleSeatEnv` of NOIR (the entry point of "noir_env/Noir-v1")."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(game="noir", **kwargs)
+
+
+class DistrictEnv(SingleSeatEnv):
+    """`SingleSeatEnv` of District Noir (the entry point of "noir_env/DistrictNoir-v0")."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(game="district_noir", **kwargs)

@@ -1,5 +1,5 @@
 """District Noir tournaments (train.tournament with game="district_noir", the batched loop in
-noir_env/vector/district_arena.py): seats alternated over the same deals, the heuristic
+noir_env/vector/arena.py): seats alternated over the same deals, the heuristic
 beats random, reruns reproduce, files and the command line, bad settings refused."""
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from noir_env.vector.arena import ArenaPolicy
-from noir_env.vector.district_arena import play_district_games
+from noir_env.vector.arena import ArenaPolicy, play_district_games
 from train.tournament import load_results, run_tournament, save
 
 ROOT = Path(__file__).resolve().parents[2]

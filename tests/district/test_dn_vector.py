@@ -1,4 +1,4 @@
-"""The District Noir single-seat environments (noir_env.vector.district*): decision for
+"""The District Noir single-seat environments (noir_env.vector, game="district_noir"): decision for
 decision the same games as district_noir_v0, same-step autoreset with final infos and
 episode statistics, reproducible seeding whatever N, opponents by name, callable and mix,
 the registered single env, SB3's MaskablePPO, agents by name refusing the other game."""

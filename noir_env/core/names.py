@@ -1,0 +1,101 @@
+"""NOIR's names for its data: the stable action table and the observation layout as named
+slices over the flat vector. The core's error messages use them; `noir_env.spaces` builds
+the Gymnasium spaces on them (data flows core -> spaces -> env, never back).
+
+Actions are one flat Discrete space for every phase (docs/RULES.md, R8). Names are
+stable across versions and read as what the action does:
+
+    pass, end, confirm_attack           window pass / end the step / confirm the attack
+    discard:<card>                      discard one card of that type (mulligan, Discard step)
+    draw:<n>                            draw n cards for n-1 coins
+    deploy:<card>                       deploy a gangster (then to:<place>) or a business
+    from:g<p>@<src>                     pick up an own power-p gangster (move, or add to attack)
+    to:<place>                          put the picked / deployed gangster down
+    hideout_under:slot<k>, hideout_to_open
+    play:<reaction>                     poker_night, police, police_cancel, bribe, driveby, turncoat
+    target:+<r>:<where>                 a place of the player r seats clockwise (attack/reaction)
+    power:<p>                           the power of the gangster a Turncoat takes
+    bribe:<k>                           the Police a Bribe answers: the window's k-th Police
+                                        (1-based, play order; 1..4, ids of 5..9 never legal)
+    continue_into_hideout               raze-first rules: go on from the razed business
+                                        into the Hideout (`end` stops)
+
+Places: slot0..slot27 (business slots), hideout, hidden (source), aside (destination).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..layout import ActionTable, named_slices
+from . import constants as C
+from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
+from .state import State
+
+NUM_ACTIONS = C.NUM_ACTIONS
+SLOT_NAMES = [f"slot{k}" for k in range(C.NUM_SLOTS)]
+SOURCE_NAMES = [*SLOT_NAMES, "hideout", "hidden"]
+DEST_NAMES = [*SLOT_NAMES, "hideout", "aside"]
+TARGET_NAMES = [*SLOT_NAMES, "hideout", "hidden", "attack"]
+
+
+def _build_action_names() -> list[str]:
+    names = ["pass", "end", "confirm_attack"]
+    names += [f"discard:{c}" for c in C.CARD_NAMES]
+    names += [f"draw:{n}" for n in range(1, C.HAND_SIZE + 1)]
+    names += [f"deploy:{c}" for c in C.CARD_NAMES[: C.B4 + 1]]
+    names += [f"from:g{pw + 1}@{src}" for pw in range(4) for src in SOURCE_NAMES]
+    names += [f"to:{d}" for d in DEST_NAMES]
+    names += [f"hideout_under:{s}" for s in SLOT_NAMES]
+    names += ["hideout_to_open"]
+    names += [f"play:{k}" for k in C.PLAY_NAMES]
+    names += [f"target:+{rel}:{t}" for rel in range(1, C.MAX_PLAYERS) for t in TARGET_NAMES]
+    names += [f"power:{p}" for p in range(1, 5)]
+    names += [f"bribe:{k}" for k in range(1, C.NUM_BRIBE_IDS + 1)]  # the k-th Police
+    names += ["continue_into_hideout"]
+    assert len(names) == C.NUM_ACTIONS, (len(names), C.NUM_ACTIONS)
+    return names
+
+
+ACTION_NAMES: list[str] = _build_action_names()
+_TABLE = ActionTable(ACTION_NAMES)
+action_name = _TABLE.action_name
+action_id = _TABLE.action_id
+legal_action_names = _TABLE.legal_action_names
+
+
+def phase_name(phase: int) -> str:
+    return C.Phase(int(phase)).name
+
+
+def describe_illegal(state: State, game: int, action: int) -> str:
+    """The message of the ValueError for an illegal action in game `game`."""
+    name = _TABLE.name_or_id(action)
+    legal = legal_action_names(state.mask[game])
+    where = f" in game {game}" if state.phase.shape[0] > 1 else ""
+    return (
+        f"illegal action {name!r} (id {action}){where}: phase {phase_name(state.phase[game])}, "
+        f"player {int(state.actor[game])} to act; legal: {legal}"
+    )
+
+
+# --- observation layout: named slices over the flat float32 vector -------------------------
+OBS_SIZE = OBS_SIZE
+OBS_SLICES = named_slices(GLOBAL_OFFSETS, GLOBAL_SIZE, SEAT_OFFSETS, SEAT_SIZE, C.MAX_PLAYERS)
+"""Named parts of an observation: global fields, then `seat<r>.<field>` for the player r
+seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` reshapes to
+(28, len(SLOT_FEATURES))."""
+
+
+# counts (money, cards, gangsters) stay below 256; these parts count turns and steps, which
+# only max_steps bounds, or hold rule values such as trophy_points (up to 1000)
+UNBOUNDED_PARTS = ("turn_no", "step_count", "rules")
+
+
+def observation_high() -> np.ndarray:
+    """float32 [OBS_SIZE]: the largest value of each observation entry (255 for counts,
+    inf for the parts in `UNBOUNDED_PARTS`); the least is 0."""
+    high = np.full(OBS_SIZE, 255.0, dtype=np.float32)
+    for name in UNBOUNDED_PARTS:
+        high[OBS_SLICES[name]] = np.inf
+    return high

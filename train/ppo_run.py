@@ -1,0 +1,128 @@
+"""What a `train.ppo` run holds between updates (`Run`, `Rollout`), its evaluations
+(eval.csv, TensorBoard) and its checkpoints (`--resume` continues exactly from one)."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.ppo_agent import PolicyNet
+from noir_env.game import Game
+
+from .league import evaluate, snapshot
+from .ppo_args import Args
+
+
+@dataclass
+class Run:
+    """A training run's state: the game, network, optimizer, league, environments, logs and
+    counters (made by `setup`, advanced by each update)."""
+
+    args: Args
+    game: Game
+    run_dir: Path
+    net: PolicyNet
+    optimizer: torch.optim.Optimizer
+    teacher: Any  # the imitation teacher (None without a warm start)
+    weights: dict[str, float]  # the league's names and weights
+    snapshots: list[PolicyNet]
+    envs: Any
+    writer: Any  # TensorBoard SummaryWriter
+    eval_file: Path
+    num_updates: int
+    batch_size: int
+    start_update: int = 0
+    global_step: int = 0
+    elapsed: float = 0.0
+    next_obs: np.ndarray | None = None
+    next_mask: torch.Tensor | None = None
+    recent: dict[str, list[float]] = field(
+        default_factory=lambda: {"wins": [], "returns": [], "lengths": []}
+    )  # learner episodes of the last updates (training league)
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.run_dir / "checkpoint.pt"
+
+
+@dataclass
+class Rollout:
+    """`num_steps` learner decisions in every game. An observation is kept as its nonzero
+    part (a few hundred of NOIR's 2,473 columns), the form the first layer reads."""
+
+    obs_parts: list[tuple[np.ndarray, np.ndarray]]  # per step: `nonzero_part` of the obs
+    mask: torch.Tensor  # bool [T, N, A]
+    actions: torch.Tensor  # long [T, N]
+    logp: torch.Tensor  # [T, N]
+    rewards: torch.Tensor  # [T, N]
+    dones: torch.Tensor  # [T, N]: the episode ended with this decision
+    values: torch.Tensor  # [T, N]
+    env_time: float = 0.0  # seconds spent in the environment
+
+
+def evaluate_and_log(run: Run, update: int) -> None:
+    """The greedy policy's win rate against each of `--eval-opponents`: TensorBoard,
+    eval.csv and a printed line."""
+    args = run.args
+    if args.eval_games <= 0:
+        return
+    players = args.eval_players or run.game.default_players
+    for name in args.eval_opponents.split(","):
+        rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
+                            seed=10_000_000, game=run.game.name)  # fmt: skip
+        run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
+        with run.eval_file.open("a", newline="") as f:
+            csv.writer(f).writerow([update, run.global_step, round(run.elapsed, 1), name, players,
+                                    args.eval_games, round(rate, 4), round(ci, 4)])  # fmt: skip
+        print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+
+
+def save_checkpoint(run: Run, update: int) -> None:
+    """Everything `--resume` needs to continue exactly: network, optimizer, league
+    snapshots, counters and every random state."""
+    torch.save(
+        {
+            "net": run.net.state_dict(),
+            "optimizer": run.optimizer.state_dict(),
+            "snapshots": [s.state_dict() for s in run.snapshots],
+            "update": update,
+            "global_step": run.global_step,
+            "elapsed": run.elapsed,
+            "py_rng": random.getstate(),
+            "np_rng": np.random.get_state(),
+            "torch_rng": torch.get_rng_state(),
+            "args": dataclasses.asdict(run.args),
+        },
+        run.checkpoint_path,
+    )
+
+
+def load_checkpoint(run: Run) -> None:
+    """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it."""
+    path = run.checkpoint_path
+    if path.is_file() and not run.args.resume:
+        raise SystemExit(
+            f"{run.run_dir} already holds a run: --resume continues it, or pick a new --run-name"
+        )
+    if not run.args.resume:
+        return
+    if not path.is_file():
+        raise SystemExit(f"--resume: no checkpoint at {path}")
+    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    run.net.load_state_dict(ckpt["net"])
+    run.optimizer.load_state_dict(ckpt["optimizer"])
+    for sd in ckpt["snapshots"]:
+        run.snapshots.append(snapshot(run.net))
+        run.snapshots[-1].load_state_dict(sd)
+    run.start_update, run.global_step = ckpt["update"], ckpt["global_step"]
+    run.elapsed = ckpt["elapsed"]
+    random.setstate(ckpt["py_rng"])
+    np.random.set_state(ckpt["np_rng"])
+    torch.set_rng_state(ckpt["torch_rng"])
