@@ -322,7 +322,8 @@ class PPOAgent:
         # a policy trained on an earlier NOIR env version reads today's observation through
         # the column map of its layout (noir_env.core.obs_layouts)
         size = net.config["obs_size"]
-        self.layout_columns = None if size in OBS_SIZES.values() else columns_for(size)
+        earlier = self.game == "noir" and size != OBS_SIZES["noir"]
+        self.layout_columns = columns_for(size) if earlier else None
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""

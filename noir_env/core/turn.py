@@ -451,7 +451,7 @@ def apply_action(s, r, i, a):
             choose_target(s, i, rel, t)
     elif a < C.A_BRIBE:
         play_turncoat(s, r, i, a - C.A_POWER)
-    else:  # A_BRIBE + queue position
+    else:  # A_BRIBE + n: the window's n-th Police (0-based)
         x = s[i].actor
         bribe(s, i, x, a - C.A_BRIBE)
         after_play(s, i, x)
