@@ -11,10 +11,19 @@ _configure_numba_cache()  # before any kernel module is imported
 
 from .district_heuristic import DistrictHeuristicAgent  # noqa: E402
 from .heuristic import HeuristicAgent  # noqa: E402
+from .heuristic_v1 import HeuristicV1Agent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
 
-__all__ = ["DistrictHeuristicAgent", "HeuristicAgent", "PPOAgent", "RandomAgent", "load", "names"]
+__all__ = [
+    "DistrictHeuristicAgent",
+    "HeuristicAgent",
+    "HeuristicV1Agent",
+    "PPOAgent",
+    "RandomAgent",
+    "load",
+    "names",
+]
 
 
 def __getattr__(name: str):

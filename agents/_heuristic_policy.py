@@ -275,6 +275,13 @@ def add_attackers(o, info, mask, sc, avail):
     attackers(o, have)
     committed = have[0] + 2.0 * have[1] + 3.0 * have[2] + 4.0 * have[3]
     need = target_need(o, info, q, t) if q > 0 and t >= 0 else committed + 1.0
+    score_attackers(o, mask, sc, need, committed)
+
+
+@njit(cache=True)
+def score_attackers(o, mask, sc, need, committed):
+    """Confirm once `committed` power reaches `need`, else add the gangster the greedy plan
+    takes next (`attacker_score`)."""
     if mask[C.A_CONFIRM]:
         sc[C.A_CONFIRM] = 1e3 if committed >= need else -1e3
     for src in range(C.NUM_PLACES):
@@ -304,13 +311,8 @@ def decide(o, mask, w, u):
     [0, 1) seeds the tie-break noise."""
     o, mask, w = borrowed(o), borrowed(mask), borrowed(w)
     sc = np.full(mask.shape[0], NEG)
-    count, only = 0, -1
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            sc[a] = FALLBACK
-            count += 1
-            only = a
-    if count <= 1:
+    only = floor_scores(mask, sc)
+    if only >= 0:
         return only
     info = np.zeros((P, SEAT_INFO))
     summarize(o, info)
@@ -346,6 +348,19 @@ def decide(o, mask, w, u):
     elif _idle(ph):
         _idle_reactions(o, info, mask, sc, w)
     return _best(sc, w[W_NOISE], u)
+
+
+@njit(cache=True)
+def floor_scores(mask, sc):
+    """Give every legal action the floor score (sc holds NEG elsewhere); returns the legal
+    action if it is the only one, else -1."""
+    count, only = 0, -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            sc[a] = FALLBACK
+            count += 1
+            only = a
+    return only if count <= 1 else -1
 
 
 @njit(cache=True)

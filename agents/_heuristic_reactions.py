@@ -44,6 +44,7 @@ from ._heuristic_view import (
     F_G1,
     F_INCOME,
     F_KIDNAPS,
+    F_TURNCOAT,
     I_ALIVE,
     I_DEF,
     I_MONEY,
@@ -362,7 +363,7 @@ def turncoat_power(o, info, mask, sc, w):
             rel, t = r, C.TGT_ATTACK
         else:
             for s in range(S):
-                if o[slot(r, s) + 10] > 0.5:
+                if o[slot(r, s) + F_TURNCOAT] > 0.5:
                     rel, t = r, s
     for pw in range(4):
         a = C.A_POWER + pw

@@ -20,6 +20,7 @@ from typing import Any
 
 from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
+from .heuristic_v1 import HeuristicV1Agent
 from .random_agent import RandomAgent
 
 
@@ -29,13 +30,13 @@ def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
     return RandomAgent(seed=seed)
 
 
-def _heuristic(style: str = "balanced"):
-    def factory(seed: int | None = None, **kwargs: Any) -> HeuristicAgent:
+def _heuristic(style: str = "balanced", agent: type = HeuristicAgent, name: str = "heuristic"):
+    def factory(seed: int | None = None, **kwargs: Any):
         unknown = sorted(set(kwargs) - {"style", "noise"})
         if unknown:
-            raise ValueError(f"agent 'heuristic' takes style, noise and seed; got {unknown}")
+            raise ValueError(f"agent {name!r} takes style, noise and seed; got {unknown}")
         chosen = kwargs.get("style", style)
-        return HeuristicAgent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+        return agent(style=chosen, seed=seed, noise=kwargs.get("noise"))
 
     return factory
 
@@ -59,8 +60,9 @@ def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) 
 _FACTORIES: dict[str, Callable[..., Any]] = {
     "random": _random,
     "heuristic": _heuristic("balanced"),
-    "heuristic-aggressive": _heuristic("aggressive"),
-    "heuristic-economic": _heuristic("economic"),
+    "heuristic-v1": _heuristic("balanced", HeuristicV1Agent, "heuristic-v1"),
+    "heuristic-aggressive": _heuristic("aggressive", HeuristicV1Agent, "heuristic-aggressive"),
+    "heuristic-economic": _heuristic("economic", HeuristicV1Agent, "heuristic-economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
 }
 

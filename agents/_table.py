@@ -1,0 +1,139 @@
+"""Reading the table for the rule agents: who can hit whose Hideout before the observer's
+next turn, what a breach would cost, and the plain facts the scripted styles decide on.
+
+Shared by the heuristic (`agents/heuristic.py`) and the scripted styles (`agents/styles.py`);
+built on the seat summaries of `_heuristic_view.summarize` (rows `info[rel, I_*]`, rel 0 =
+the observer). Every function is a numba kernel over one observation row `o`.
+
+The threat model (docs/RULES.md R3.6, R3.8, R4.2): before the observer's next turn every
+living opponent has one turn, and in it attacks with at most its `I_THREAT` power (its
+gangsters on businesses, its HIDDEN ones, which come back first, and the Hideout's where
+R3.1 lets them attack): gangsters deployed in a turn come after its Attack step in every
+preset, so that is all it can send. A breach of a Hideout of defense V by power A costs
+(A - V) + d6 + I, where I is the covering business's income; a defender who cannot pay is
+out of the game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from noir_env.core import constants as C
+from noir_env.core.observe import O_HAND, S_HO_G
+
+from ._heuristic_view import (
+    F_G1,
+    F_INCOME,
+    I_ALIVE,
+    I_DEF,
+    I_GH,
+    I_GTOP,
+    I_INCOME,
+    I_ITOP,
+    I_MONEY,
+    I_SCORE,
+    I_THREAT,
+    I_TOP,
+    P,
+    S,
+    money_threshold,
+    seat,
+    slot,
+)
+
+
+@njit(cache=True)
+def elimination_odds(attack, defense, top_income, money):
+    """P(an attack of power `attack` on a Hideout of defense `defense`, covered by a business
+    of income `top_income`, eliminates a defender holding `money`) (R3.6, R3.8): the breach
+    needs attack >= defense, and the defender is out when (attack - defense) + d6 +
+    top_income exceeds its money."""
+    if attack < defense:
+        return 0.0
+    survivable = np.floor(money - (attack - defense) - top_income)  # die faces paid in full
+    if survivable >= 6.0:
+        return 0.0
+    if survivable < 1.0:
+        return 1.0
+    return (6.0 - survivable) / 6.0
+
+
+@njit(cache=True)
+def hideout_risk(info, q, d_defense, d_top, d_money, extra_attack):
+    """P(relative seat q is eliminated before the observer's next turn) if its Hideout
+    defense changes by `d_defense`, the covering business's income by `d_top` and its money
+    by `d_money`, each other living player attacking it with its full threat (+
+    `extra_attack`), independently."""
+    defense = info[q, I_DEF] + d_defense
+    top_income = info[q, I_ITOP] + d_top
+    money = info[q, I_MONEY] + d_money
+    safe = 1.0
+    for rel in range(P):
+        if rel != q and info[rel, I_ALIVE] > 0.5:
+            attack = info[rel, I_THREAT] + extra_attack
+            safe *= 1.0 - elimination_odds(attack, defense, top_income, money)
+    return 1.0 - safe
+
+
+@njit(cache=True)
+def stack_room(o, info):
+    """Free capacity (power) on the observer's Hideout stack: the Hideout (3) and the
+    business covering it (its income, R4.5)."""
+    room = C.HIDEOUT_CAPACITY - info[0, I_GH]
+    if info[0, I_TOP] >= 0.0:
+        room += info[0, I_ITOP] - info[0, I_GTOP]
+    return room
+
+
+@njit(cache=True)
+def holds(o, card):
+    """Cards of type `card` in the observer's hand."""
+    return o[O_HAND + card]
+
+
+@njit(cache=True)
+def hand_size(o):
+    total = 0.0
+    for card in range(C.NUM_CARD_TYPES):
+        total += o[O_HAND + card]
+    return total
+
+
+@njit(cache=True)
+def leader_by_score(info):
+    """Relative seat of the living opponent with the best score estimate (R6.4), -1 if none."""
+    best, who = -1e9, -1
+    for rel in range(1, P):
+        if info[rel, I_ALIVE] > 0.5 and info[rel, I_SCORE] > best:
+            best, who = info[rel, I_SCORE], rel
+    return who
+
+
+@njit(cache=True)
+def richest(info):
+    """Relative seat of the living opponent holding the most money (-1 if none)."""
+    best, who = -1.0, -1
+    for rel in range(1, P):
+        if info[rel, I_ALIVE] > 0.5 and info[rel, I_MONEY] > best:
+            best, who = info[rel, I_MONEY], rel
+    return who
+
+
+@njit(cache=True)
+def near_money_win(o, info, q):
+    """True if seat q's next tribute (3 + its income) would carry it to the money win (R6.2)."""
+    return info[q, I_MONEY] + C.HIDEOUT_INCOME + info[q, I_INCOME] >= money_threshold(o)
+
+
+@njit(cache=True)
+def table_gangsters(o, rel, out4):
+    """out4[pw] = the gangsters of seat `rel` on its businesses and Hideout, per power."""
+    b = seat(rel) + S_HO_G
+    for pw in range(4):
+        out4[pw] = o[b + pw]
+    for t in range(S):
+        k = slot(rel, t)
+        if o[k + F_INCOME] > 0.5:
+            for pw in range(4):
+                out4[pw] += o[k + F_G1 + pw]
