@@ -22,7 +22,6 @@ from numba import njit
 from noir_env.core import constants as C
 
 from ._heuristic2_economy import risk_cost
-from ._heuristic_policy import score_attackers
 from ._heuristic_attack import (
     W_ATTACK_MIN,
     W_LOSS,
@@ -31,6 +30,7 @@ from ._heuristic_attack import (
     plan,
     target_need,
 )
+from ._heuristic_policy import score_attackers
 from ._heuristic_view import (
     I_ALIVE,
     I_DEF,
