@@ -45,15 +45,7 @@ from ._heuristic_view import (
     rule,
     target_action,
 )
-
-
-@njit(cache=True)
-def available_power(avail):
-    """Total power of the gangsters in `avail[rank, pw]`."""
-    total = 0.0
-    for r in range(avail.shape[0]):
-        total += power(avail[r])
-    return total
+from ._table import available_power
 
 
 @njit(cache=True)

@@ -16,15 +16,21 @@ from noir_env.core import constants as C
 from noir_env.core.observe import O_SELPOW
 from noir_env.core.rules import RULE_FIELDS
 
-from ._heuristic_attack import W_ECON, W_HOARD
+from ._heuristic_attack import W_ECON, W_HOARD, elim_value
 from ._heuristic_policy import turns_left
 from ._heuristic_view import (
     F_COVERS,
     F_INCOME,
+    I_ALIVE,
+    I_DEF,
+    I_FREE,
     I_INCOME,
+    I_ITOP,
     I_MONEY,
     I_NBIZ,
+    I_THREAT,
     I_TOP,
+    P,
     money_threshold,
     my_turn,
     one_hot,
@@ -32,7 +38,7 @@ from ._heuristic_view import (
     slot,
     slot_power,
 )
-from ._table import hand_size, hideout_risk, holds, stack_room
+from ._table import hand_size, hidden_power, hideout_risk, holds, smoothed_odds, stack_room
 
 R_FIRST_ON_HIDEOUT = RULE_FIELDS.index("first_business_on_hideout")
 
@@ -43,14 +49,17 @@ W2_CARD = 17  # worth of one card drawn
 W2_SHIELD = 18  # share of the elimination risk left while holding a Police (it can cancel)
 W2_REACH = 19  # attack power added to every opponent's threat (reactions, unseen cards)
 W2_STACK = 20  # value of a point of power on the Hideout stack beyond the risk it removes
-NUM_WEIGHTS2 = 21
+W2_SPREAD = 21  # uncertainty of an opponent's attack power (+-, in points)
+W2_AIM = 22  # chance that an opponent able to attack the observer does
+W2_ARMS = 23  # share of an elimination's worth that brings a gangster bringing it in reach
+NUM_WEIGHTS2 = 24
 
 
 @njit(cache=True)
 def risk(o, info, w, d_defense, d_top, d_money):
     """P(the observer is eliminated before its next turn) with its Hideout defense, covering
     income and money changed by the given amounts; a Police in hand cancels most of it."""
-    r = hideout_risk(info, 0, d_defense, d_top, d_money, w[W2_REACH])
+    r = hideout_risk(info, 0, d_defense, d_top, d_money, w[W2_REACH], w[W2_SPREAD], w[W2_AIM])
     if holds(o, C.POLICE) > 0.5:
         r *= w[W2_SHIELD]
     return r
@@ -62,6 +71,19 @@ def risk_cost(o, info, w, d_defense, d_top, d_money):
     elimination risk it adds."""
     before = risk(o, info, w, 0.0, 0.0, 0.0)
     return w[W2_ELIM] * (risk(o, info, w, d_defense, d_top, d_money) - before)
+
+
+@njit(cache=True)
+def elimination_reach(o, info, w, attack):
+    """The best elimination the observer could try next turn with `attack` power: the
+    largest (smoothed) chance of it times its worth (`elim_value`), over the opponents."""
+    best = 0.0
+    for rel in range(1, P):
+        if info[rel, I_ALIVE] > 0.5:
+            odds = smoothed_odds(attack, info[rel, I_DEF], info[rel, I_ITOP], info[rel, I_MONEY],
+                                 w[W2_SPREAD])  # fmt: skip
+            best = max(best, odds * elim_value(o, info, 0, rel, w))
+    return best
 
 
 @njit(cache=True)
@@ -77,6 +99,9 @@ def deploy(o, info, mask, sc, w):
     horizon = min(w[W_ECON], turns_left(o))
     tribute = C.HIDEOUT_INCOME + info[0, I_INCOME]
     covers = info[0, I_NBIZ] < 0.5 and rule(o, R_FIRST_ON_HIDEOUT) > 0.5
+    mine = info[0, I_THREAT]
+    reach_now = elimination_reach(o, info, w, mine)
+    hidden, free = hidden_power(o, 0), info[0, I_FREE]  # the HIDDEN need room to come back
     for card in range(C.G1, C.B4 + 1):
         a = C.A_DEPLOY + card
         if not mask[a]:
@@ -91,6 +116,8 @@ def deploy(o, info, mask, sc, w):
             p = card + 1.0
             cost = p - 1.0
             value = w[W2_GANG] * p - cost
+            value += w[W2_ARMS] * (elimination_reach(o, info, w, mine + p) - reach_now)
+            value -= w[W2_GANG] * (max(0.0, hidden - free + p) - max(0.0, hidden - free))
             if p <= room:
                 value += w[W2_STACK] * p - risk_cost(o, info, w, p, 0.0, -cost)
             else:

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from noir_env.core import constants as C
-from noir_env.core.observe import O_HAND, S_HO_G
+from noir_env.core.observe import O_HAND, S_HIDDEN, S_HO_G
 
 from ._heuristic_view import (
     F_G1,
@@ -38,6 +38,7 @@ from ._heuristic_view import (
     P,
     S,
     money_threshold,
+    power,
     seat,
     slot,
 )
@@ -60,11 +61,24 @@ def elimination_odds(attack, defense, top_income, money):
 
 
 @njit(cache=True)
-def hideout_risk(info, q, d_defense, d_top, d_money, extra_attack):
+def smoothed_odds(attack, defense, top_income, money, spread):
+    """`elimination_odds` averaged over the attack powers within `spread` of `attack`
+    (uniform over the integers): an attack seen a turn ahead may come weaker (gangsters held
+    back or lost first) or meet a weaker defense (a Drive-by or a kidnap first), and so
+    every point of defense or coin counts, however strong the threat."""
+    k = int(spread)
+    odds = 0.0
+    for u in range(-k, k + 1):
+        odds += elimination_odds(attack + u, defense, top_income, money)
+    return odds / (2 * k + 1)
+
+
+@njit(cache=True)
+def hideout_risk(info, q, d_defense, d_top, d_money, extra_attack, spread, aim):
     """P(relative seat q is eliminated before the observer's next turn) if its Hideout
     defense changes by `d_defense`, the covering business's income by `d_top` and its money
-    by `d_money`, each other living player attacking it with its full threat (+
-    `extra_attack`), independently."""
+    by `d_money`. Each other living player attacks it with probability `aim`, independently,
+    with its threat + `extra_attack` (`smoothed_odds` with `spread`)."""
     defense = info[q, I_DEF] + d_defense
     top_income = info[q, I_ITOP] + d_top
     money = info[q, I_MONEY] + d_money
@@ -72,7 +86,7 @@ def hideout_risk(info, q, d_defense, d_top, d_money, extra_attack):
     for rel in range(P):
         if rel != q and info[rel, I_ALIVE] > 0.5:
             attack = info[rel, I_THREAT] + extra_attack
-            safe *= 1.0 - elimination_odds(attack, defense, top_income, money)
+            safe *= 1.0 - aim * smoothed_odds(attack, defense, top_income, money, spread)
     return 1.0 - safe
 
 
@@ -84,6 +98,13 @@ def stack_room(o, info):
     if info[0, I_TOP] >= 0.0:
         room += info[0, I_ITOP] - info[0, I_GTOP]
     return room
+
+
+@njit(cache=True)
+def hidden_power(o, rel):
+    """Power of seat rel's HIDDEN gangsters: they come back in its next Move Gangsters step
+    and are discarded if no place has room for them then (R3.5, R4.2)."""
+    return power(o[seat(rel) + S_HIDDEN : seat(rel) + S_HIDDEN + 4])
 
 
 @njit(cache=True)
@@ -137,3 +158,12 @@ def table_gangsters(o, rel, out4):
         if o[k + F_INCOME] > 0.5:
             for pw in range(4):
                 out4[pw] += o[k + F_G1 + pw]
+
+
+@njit(cache=True)
+def available_power(avail):
+    """Total power of the gangsters in `avail[rank, pw]` (`_heuristic_attack.available`)."""
+    total = 0.0
+    for r in range(avail.shape[0]):
+        total += power(avail[r])
+    return total

@@ -22,6 +22,7 @@ from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
 from .random_agent import RandomAgent
+from .styles import STYLE_NAMES, StyleAgent
 
 
 def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
@@ -37,6 +38,17 @@ def _heuristic(style: str = "balanced", agent: type = HeuristicAgent, name: str 
             raise ValueError(f"agent {name!r} takes style, noise and seed; got {unknown}")
         chosen = kwargs.get("style", style)
         return agent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+
+    return factory
+
+
+def _style(style: str):
+    def factory(seed: int | None = None, **kwargs: Any) -> StyleAgent:
+        if kwargs:
+            raise ValueError(
+                f"agent 'style-{style}' takes no options besides seed, got {sorted(kwargs)}"
+            )
+        return StyleAgent(style, seed=seed)
 
     return factory
 
@@ -64,6 +76,7 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "heuristic-aggressive": _heuristic("aggressive", HeuristicV1Agent, "heuristic-aggressive"),
     "heuristic-economic": _heuristic("economic", HeuristicV1Agent, "heuristic-economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
+    **{f"style-{style}": _style(style) for style in STYLE_NAMES},  # agents/styles.py
 }
 
 SHIPPED_PPO_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"
