@@ -3,7 +3,7 @@ gangster, Move Gangsters and Draw (agents/heuristic.py documents the strategy).
 
 Every option is valued in coins: what it brings (income to come, attack power, cards) minus
 what it costs, minus the change it makes to the chance of being eliminated before the next
-turn (`risk`, from `_table.hideout_risk`) times what elimination costs (`W2_ELIM`). Money
+turn (`risk`, from `_table.hideout_hazard`) times what elimination costs (`W2_ELIM`). Money
 kept back and gangsters on the Hideout stack both lower that chance, so the reserve and
 the guard follow from the threats at the table instead of from fixed margins.
 """
@@ -38,7 +38,7 @@ from ._heuristic_view import (
     slot,
     slot_power,
 )
-from ._table import hand_size, hidden_power, hideout_risk, holds, smoothed_odds, stack_room
+from ._table import hand_size, hidden_power, hideout_hazard, holds, smoothed_odds, stack_room
 
 R_FIRST_ON_HIDEOUT = RULE_FIELDS.index("first_business_on_hideout")
 
@@ -57,9 +57,10 @@ NUM_WEIGHTS2 = 24
 
 @njit(cache=True)
 def risk(o, info, w, d_defense, d_top, d_money):
-    """P(the observer is eliminated before its next turn) with its Hideout defense, covering
-    income and money changed by the given amounts; a Police in hand cancels most of it."""
-    r = hideout_risk(info, 0, d_defense, d_top, d_money, w[W2_REACH], w[W2_SPREAD], w[W2_AIM])
+    """The observer's hazard of elimination before its next turn (`_table.hideout_hazard`)
+    with its Hideout defense, covering income and money changed by the given amounts; a
+    Police in hand cancels most of it."""
+    r = hideout_hazard(info, 0, d_defense, d_top, d_money, w[W2_REACH], w[W2_SPREAD], w[W2_AIM])
     if holds(o, C.POLICE) > 0.5:
         r *= w[W2_SHIELD]
     return r
@@ -117,7 +118,7 @@ def deploy(o, info, mask, sc, w):
             cost = p - 1.0
             value = w[W2_GANG] * p - cost
             value += w[W2_ARMS] * (elimination_reach(o, info, w, mine + p) - reach_now)
-            value -= w[W2_GANG] * (max(0.0, hidden - free + p) - max(0.0, hidden - free))
+            value -= (w[W2_GANG] + 1.0) * (max(0.0, hidden - free + p) - max(0.0, hidden - free))
             if p <= room:
                 value += w[W2_STACK] * p - risk_cost(o, info, w, p, 0.0, -cost)
             else:

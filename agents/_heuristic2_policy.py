@@ -17,20 +17,21 @@ from noir_env.core.refcount import borrowed
 
 from . import _heuristic2_attack as attack
 from . import _heuristic2_economy as economy
+from . import _heuristic2_reactions as reactions
 from ._heuristic_attack import W_NOISE, available
 from ._heuristic_policy import (
     NEG,
     _best,
     _idle,
-    _idle_reactions,
     continue_attack,
     discard,
     floor_scores,
     move_hideout,
     mulligan,
+    promote_plays,
     tie_break,
 )
-from ._heuristic_reactions import reaction_target, reactions, turncoat_power
+from ._heuristic_reactions import turncoat_power
 from ._heuristic_view import SEAT_INFO, P, phase_of, summarize
 
 
@@ -67,15 +68,16 @@ def decide(o, mask, w, u):
     elif ph == C.PH_DRAW:
         economy.draw(o, info, mask, sc, w)
     elif ph == C.PH_REACT_TARGET:
-        reaction_target(o, info, mask, sc, w)
+        reactions.reaction_target(o, info, mask, sc, w, avail)
     elif ph == C.PH_TURNCOAT_POWER:
         turncoat_power(o, info, mask, sc, w)
     elif ph == C.PH_CONTINUE:
         continue_attack(o, info, mask, sc)
     if ph == C.PH_WINDOW:
-        reactions(o, info, mask, sc, w, True)
+        reactions.reactions(o, info, mask, sc, w, avail, True)
     elif _idle(ph):
-        _idle_reactions(o, info, mask, sc, w)
+        reactions.reactions(o, info, mask, sc, w, avail, False)
+        promote_plays(mask, sc)
     return _best(sc, w[W_NOISE], u)
 
 

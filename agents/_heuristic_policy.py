@@ -379,6 +379,13 @@ def _idle_reactions(o, info, mask, sc, w):
     """At an idle point a reaction worth playing goes before the step's own choice; one
     that is not stays out of the way of every step action."""
     reactions(o, info, mask, sc, w, False)
+    promote_plays(mask, sc)
+
+
+@njit(cache=True)
+def promote_plays(mask, sc):
+    """At an own idle point a reaction worth playing (score > 0) goes before the step's own
+    choice; one that is not stays below every step action."""
     for kind in range(6):
         a = C.A_PLAY + kind
         if mask[a]:

@@ -43,6 +43,8 @@ from ._heuristic_view import (
     slot,
 )
 
+SURVIVAL_FLOOR = 0.02  # a certain elimination still counts as this chance to survive: finite
+
 
 @njit(cache=True)
 def elimination_odds(attack, defense, top_income, money):
@@ -74,20 +76,34 @@ def smoothed_odds(attack, defense, top_income, money, spread):
 
 
 @njit(cache=True)
-def hideout_risk(info, q, d_defense, d_top, d_money, extra_attack, spread, aim):
-    """P(relative seat q is eliminated before the observer's next turn) if its Hideout
-    defense changes by `d_defense`, the covering business's income by `d_top` and its money
-    by `d_money`. Each other living player attacks it with probability `aim`, independently,
-    with its threat + `extra_attack` (`smoothed_odds` with `spread`)."""
+def hideout_hazard(info, q, d_defense, d_top, d_money, extra_attack, spread, aim):
+    """-log P(relative seat q survives until the observer's next turn) if its Hideout defense
+    changes by `d_defense`, the covering business's income by `d_top` and its money by
+    `d_money`. Each other living player r, attacking with its threat + `extra_attack`
+    (`smoothed_odds` with `spread`), goes for q's Hideout with probability `aim` times q's
+    share of the eliminations r could try (an attacker takes the easiest prey, so a Hideout
+    stronger than the others' is left alone). A sum over the attackers, so lowering one
+    threat counts even while another is certain (about the chance of elimination while
+    that is small)."""
     defense = info[q, I_DEF] + d_defense
     top_income = info[q, I_ITOP] + d_top
     money = info[q, I_MONEY] + d_money
-    safe = 1.0
+    hazard = 0.0
     for rel in range(P):
-        if rel != q and info[rel, I_ALIVE] > 0.5:
-            attack = info[rel, I_THREAT] + extra_attack
-            safe *= 1.0 - aim * smoothed_odds(attack, defense, top_income, money, spread)
-    return 1.0 - safe
+        if rel == q or info[rel, I_ALIVE] < 0.5:
+            continue
+        attack = info[rel, I_THREAT] + extra_attack
+        mine = smoothed_odds(attack, defense, top_income, money, spread)
+        if mine <= 0.0:
+            continue
+        others = 0.0
+        for x in range(P):
+            if x != q and x != rel and info[x, I_ALIVE] > 0.5:
+                others += smoothed_odds(attack, info[x, I_DEF], info[x, I_ITOP], info[x, I_MONEY],
+                                        spread)  # fmt: skip
+        odds = aim * mine * mine / (mine + others)
+        hazard -= np.log(max(1.0 - odds, SURVIVAL_FLOOR))
+    return hazard
 
 
 @njit(cache=True)

@@ -53,14 +53,14 @@ class Style(V1Style):
     coins."""
 
     elim_cost: float = 30.0  # what being eliminated costs
-    gang: float = 1.2  # worth of one point of gangster power on the table
-    card: float = 1.6  # worth of one card drawn
+    gang: float = 1.5  # worth of one point of gangster power on the table
+    card: float = 4.0  # worth of one card drawn
     shield: float = 0.35  # share of the elimination risk left while holding a Police
     reach: float = 0.5  # attack power added to every opponent's visible threat
-    stack: float = 0.2  # worth of a point of power on the Hideout stack beyond the risk
+    stack: float = 0.0  # worth of a point of power on the Hideout stack beyond the risk
     spread: float = 3.0  # uncertainty of an opponent's attack power (+-, points)
     aim: float = 0.6  # chance that an opponent able to attack the agent does
-    build: float = 0.3  # share of an elimination's worth paid for a gangster bringing it in reach
+    build: float = 2.0  # share of an elimination's worth paid for a gangster bringing it in reach
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
