@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-import pytest
 
 from agents import RandomAgent
 from noir_env import core
@@ -13,15 +11,6 @@ from noir_env.core.observe import O_PHASE
 
 PRESETS = ("noirburg", "noirbrough", "original")
 DECISION_PHASES = set(range(C.NUM_PHASES)) - {C.PH_GAME_OVER}
-
-
-@pytest.fixture
-def one_thread():
-    """Small batches on a shared 2-core machine run faster without numba's thread team."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
 
 
 def ask_along_random_games(preset, num_players, ask_all, games, seed, agents):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from agent_checks import PRESETS, ask_along_random_games, expected_phases, one_thread  # noqa: F401
+from agent_checks import PRESETS, ask_along_random_games, expected_phases
 
 from agents import HeuristicAgent, RandomAgent, load, names
 from agents.heuristic import STYLES, Style

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agent_checks import PRESETS, ask_along_random_games, expected_phases, one_thread  # noqa: F401
+from agent_checks import PRESETS, ask_along_random_games, expected_phases
 
 from agents import HeuristicV1Agent, RandomAgent, load, names
 from agents.heuristic_v1 import STYLES, Style
