@@ -21,7 +21,7 @@ from numba import njit
 
 from noir_env.core import constants as C
 
-from ._heuristic2_economy import risk_cost
+from ._heuristic2_economy import W2_AWAY, risk_cost
 from ._heuristic_attack import (
     W_ATTACK_MIN,
     W_LOSS,
@@ -70,7 +70,7 @@ def attack_value(o, info, q, t, atk, from_stack, w):
     taken off the own Hideout stack."""
     gain, harm, lost, _ = outcome(o, info, 0, q, t, atk, w)
     value = gain + harm_weight(o, info, q, w) * harm - w[W_LOSS] * lost
-    value -= 0.15 * (power(atk) - lost)  # attackers hide until the next turn (R3.5)
+    value -= w[W2_AWAY] * (power(atk) - lost)  # attackers hide until the next turn (R3.5)
     if from_stack > 0.0:
         value -= risk_cost(o, info, w, -from_stack, 0.0, 0.0)
     return value

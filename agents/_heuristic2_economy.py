@@ -52,7 +52,8 @@ W2_STACK = 20  # value of a point of power on the Hideout stack beyond the risk 
 W2_SPREAD = 21  # uncertainty of an opponent's attack power (+-, in points)
 W2_AIM = 22  # chance that an opponent able to attack the observer does
 W2_ARMS = 23  # share of an elimination's worth that brings a gangster bringing it in reach
-NUM_WEIGHTS2 = 24
+W2_AWAY = 24  # cost of a point of power away from its place until the next turn (attackers hide)
+NUM_WEIGHTS2 = 25
 
 
 @njit(cache=True)

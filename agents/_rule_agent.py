@@ -40,6 +40,13 @@ class RuleAgent:
     _weights: np.ndarray
     _salt: float = 0.0
 
+    def _use_style(self, style, styles: dict, style_type: type, noise: float | None,
+                   seed: int | None) -> None:  # fmt: skip
+        """Set `style` (`resolve_style`), the weights it gives and the seed's salt."""
+        self.style = resolve_style(style, styles, style_type, noise, "heuristic")
+        self._weights = self.style.weights()
+        self._salt = seed_salt(seed)
+
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray | int:
         """One legal action per row (an int for a 1-D obs/mask). Raises ValueError for
         arrays of the wrong shape or a row without a legal action."""

@@ -16,9 +16,7 @@ from numba import njit
 from noir_env.core import constants as C
 
 from . import _style_common as sc_
-from ._heuristic_policy import move_gangsters, move_hideout
-from ._heuristic_view import F_INCOME, I_FREE, I_NBIZ, P, S, slot, slot_power
-from ._table import leader_by_score
+from ._heuristic_view import F_INCOME, I_FREE, I_NBIZ, P, S, leader, slot, slot_power
 
 CARD_WORTH = np.array([3.0, 3.5, 4.0, 4.5, 3.0, 3.5, 4.0, 4.5, 0.5, 4.0, 2.0, 5.0, 4.0])
 
@@ -27,7 +25,7 @@ CARD_WORTH = np.array([3.0, 3.5, 4.0, 4.5, 3.0, 3.5, 4.0, 4.5, 0.5, 4.0, 2.0, 5.
 def targets(o, info, mask, avail, out):
     """out[rel, t]: only the victim's places."""
     out[:] = 0.0
-    victim = leader_by_score(info)
+    victim = leader(info)
     if victim < 0:
         return
     if sc_.can_take(o, info, victim, C.TGT_HIDEOUT, avail, True):
@@ -41,7 +39,7 @@ def targets(o, info, mask, avail, out):
 def reactions(o, info, mask, sc, ph, in_window):
     """Everything at the victim; defend only the Hideout."""
     play = np.zeros(6)
-    if leader_by_score(info) > 0:
+    if leader(info) > 0:
         play[C.PLAY_DRIVEBY] = 3.0
         play[C.PLAY_POLICE] = 2.5
         play[C.PLAY_TURNCOAT] = 2.0
@@ -55,14 +53,10 @@ def reactions(o, info, mask, sc, ph, in_window):
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles.py` runs it)."""
-    victim = leader_by_score(info)
-    if ph == C.PH_MULLIGAN:
-        sc_.mulligan_by(o, mask, sc, CARD_WORTH, 2.5)
-    elif ph == C.PH_MOVE:
-        move_gangsters(o, mask, sc)
-    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
-        sc_.place_gangster(o, info, mask, sc, False)
-    elif ph == C.PH_ATTACK:
+    victim = leader(info)
+    if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, False):
+        return
+    if ph == C.PH_ATTACK:
         target = np.zeros((P, C.NUM_TARGETS))
         targets(o, info, mask, avail, target)
         sc_.attack_by(mask, sc, target, 0.0)
@@ -76,10 +70,6 @@ def phase(o, info, avail, mask, sc, ph):
         for card in range(C.G1, C.G4 + 1):
             worth[card] = 5.0 + card
         sc_.deploy_by(o, info, mask, sc, worth, 1.0)
-    elif ph == C.PH_MOVE_HIDEOUT:
-        move_hideout(o, info, mask, sc)
-    elif ph == C.PH_DISCARD:
-        sc_.discard_by(o, mask, sc, CARD_WORTH)
     elif ph == C.PH_DRAW:
         sc_.draw_up_to(o, info, mask, sc, 2, 2.0)
     elif ph == C.PH_REACT_TARGET:
@@ -88,5 +78,3 @@ def phase(o, info, avail, mask, sc, ph):
             for t in range(S):
                 target[victim, t] = o[slot(victim, t) + F_INCOME] + slot_power(o, victim, t)
         sc_.react_targets(o, mask, sc, target, victim)
-    elif ph == C.PH_TURNCOAT_POWER:
-        sc_.strongest_power(mask, sc)

@@ -27,7 +27,14 @@ from noir_env.core.observe import (
 )
 
 from ._heuristic_attack import plan, source_rank, target_need
-from ._heuristic_policy import NEG, _best, floor_scores, score_attackers
+from ._heuristic_policy import (
+    NEG,
+    _best,
+    floor_scores,
+    move_gangsters,
+    move_hideout,
+    score_attackers,
+)
 from ._heuristic_view import (
     F_INCOME,
     I_DEF,
@@ -41,6 +48,7 @@ from ._heuristic_view import (
     pending_attack,
     power,
     slot,
+    slot_power,
     target_action,
 )
 from ._table import available_power, hand_size
@@ -72,6 +80,30 @@ def attacked_me(o):
     """(target slot or TGT_HIDEOUT) of a pending attack on the observer, -1 if none."""
     q, t = pending_attack(o)
     return t if q == 0 else -1
+
+
+@njit(cache=True)
+def standard_phase(o, info, mask, sc, ph, card_worth, floor, stack_first):
+    """Score the decisions every style makes the same way, with its card worths (mulligan
+    below `floor`, discards) and where it puts gangsters (`stack_first`); returns False for
+    the phases a style decides itself (attack, attackers, deploy, draw, reaction target)."""
+    if ph == C.PH_MULLIGAN:
+        mulligan_by(o, mask, sc, card_worth, floor)
+    elif ph == C.PH_MOVE:
+        move_gangsters(o, mask, sc)
+    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
+        place_gangster(o, info, mask, sc, stack_first)
+    elif ph == C.PH_MOVE_HIDEOUT:
+        move_hideout(o, info, mask, sc)
+    elif ph == C.PH_DISCARD:
+        discard_by(o, mask, sc, card_worth)
+    elif ph == C.PH_TURNCOAT_POWER:
+        strongest_power(mask, sc)
+    elif ph == C.PH_CONTINUE:
+        sc[C.A_CONTINUE] = 1.0  # raze-first rules (R3.7): the styles that attack go on
+    else:
+        return False
+    return True
 
 
 # --- cards and the economy ------------------------------------------------------------------
@@ -195,6 +227,19 @@ def guards_stay(avail):
     """Drop the Hideout stack's guards (source ranks 1 and 2) from `avail`: the attacks of
     a style that keeps them home."""
     avail[1:, :] = 0.0
+
+
+@njit(cache=True)
+def pick_off_unguarded(o, info, mask, sc, avail):
+    """R3.1: the richest business nobody guards that the gangsters off the own Hideout
+    stack can destroy (R3.3), or end."""
+    guards_stay(avail)
+    target = np.zeros((P, C.NUM_TARGETS))
+    for rel in range(1, P):
+        for t in range(S):
+            if slot_power(o, rel, t) < 0.5 and can_take(o, info, rel, t, avail, False):
+                target[rel, t] = o[slot(rel, t) + F_INCOME]
+    attack_by(mask, sc, target, 0.0)
 
 
 # --- reactions --------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from numba import njit
 from noir_env.core import constants as C
 
 from . import _style_common as sc_
-from ._heuristic_policy import move_gangsters, move_hideout
 from ._heuristic_view import (
     F_INCOME,
     I_ALIVE,
@@ -27,11 +26,12 @@ from ._heuristic_view import (
     I_THREAT,
     P,
     S,
+    leader,
     slot,
     slot_power,
     window_of,
 )
-from ._table import holds, leader_by_score, near_money_win, stack_room
+from ._table import holds, near_money_win, stack_room
 
 CARD_WORTH = np.array([1.0, 1.5, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0, 7.5, 8.0, 8.0])
 
@@ -59,7 +59,7 @@ def stakers(info):
 def reactions(o, info, mask, sc, ph, in_window):
     """Each card where its use comes up (module docstring)."""
     play = np.zeros(6)
-    lead = leader_by_score(info)
+    lead = leader(info)
     if sc_.attacked_me(o) >= 0:
         play[C.PLAY_POLICE_CANCEL] = 5.0
     if threatened(o, info) > 0:
@@ -80,7 +80,7 @@ def react_targets(o, info, mask, sc):
     """A kidnap on the threat's most guarded business, a Drive-by on the leader's richest,
     a Turncoat on the leader."""
     target = np.zeros((P, C.NUM_TARGETS))
-    lead = leader_by_score(info)
+    lead = leader(info)
     active = threatened(o, info)
     for rel in range(1, P):
         for t in range(S):
@@ -97,21 +97,10 @@ def react_targets(o, info, mask, sc):
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles.py` runs it)."""
-    if ph == C.PH_MULLIGAN:
-        sc_.mulligan_by(o, mask, sc, CARD_WORTH, 2.5)
-    elif ph == C.PH_MOVE:
-        move_gangsters(o, mask, sc)
-    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
-        sc_.place_gangster(o, info, mask, sc, True)
-    elif ph == C.PH_ATTACK:
-        sc_.guards_stay(avail)
-        target = np.zeros((P, C.NUM_TARGETS))
-        for rel in range(1, P):
-            for t in range(S):
-                unguarded = slot_power(o, rel, t) < 0.5
-                if unguarded and sc_.can_take(o, info, rel, t, avail, False):
-                    target[rel, t] = o[slot(rel, t) + F_INCOME]
-        sc_.attack_by(mask, sc, target, 0.0)
+    if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, True):
+        return
+    if ph == C.PH_ATTACK:
+        sc_.pick_off_unguarded(o, info, mask, sc, avail)
     elif ph == C.PH_ATTACKERS:
         sc_.add_attackers(o, info, mask, sc, avail, False, True)
     elif ph == C.PH_DEPLOY:
@@ -121,13 +110,7 @@ def phase(o, info, avail, mask, sc, ph):
         for card in range(C.B1, C.B4 + 1):
             worth[card] = 4.0 + card
         sc_.deploy_by(o, info, mask, sc, worth, 3.0)
-    elif ph == C.PH_MOVE_HIDEOUT:
-        move_hideout(o, info, mask, sc)
-    elif ph == C.PH_DISCARD:
-        sc_.discard_by(o, mask, sc, CARD_WORTH)
     elif ph == C.PH_DRAW:
         sc_.draw_up_to(o, info, mask, sc, 5, 3.0)
     elif ph == C.PH_REACT_TARGET:
         react_targets(o, info, mask, sc)
-    elif ph == C.PH_TURNCOAT_POWER:
-        sc_.strongest_power(mask, sc)

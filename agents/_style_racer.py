@@ -17,8 +17,7 @@ from numba import njit
 from noir_env.core import constants as C
 
 from . import _style_common as sc_
-from ._heuristic_policy import move_gangsters, move_hideout
-from ._heuristic_view import F_INCOME, I_INCOME, I_MONEY, P, S, money_threshold, slot, slot_power
+from ._heuristic_view import F_INCOME, I_INCOME, I_MONEY, P, S, money_threshold, slot
 from ._table import holds, near_money_win, richest
 
 CARD_WORTH = np.array([2.0, 1.0, 0.8, 0.6, 5.0, 7.0, 9.0, 11.0, 4.0, 3.5, 2.0, 1.5, 0.5])
@@ -62,21 +61,10 @@ def reactions(o, info, mask, sc, ph, in_window):
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles.py` runs it)."""
-    if ph == C.PH_MULLIGAN:
-        sc_.mulligan_by(o, mask, sc, CARD_WORTH, 3.0)
-    elif ph == C.PH_MOVE:
-        move_gangsters(o, mask, sc)
-    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
-        sc_.place_gangster(o, info, mask, sc, True)
-    elif ph == C.PH_ATTACK:
-        sc_.guards_stay(avail)
-        target = np.zeros((P, C.NUM_TARGETS))
-        for rel in range(1, P):
-            for t in range(S):
-                unguarded = slot_power(o, rel, t) < 0.5
-                if unguarded and sc_.can_take(o, info, rel, t, avail, False):
-                    target[rel, t] = o[slot(rel, t) + F_INCOME]
-        sc_.attack_by(mask, sc, target, 0.0)
+    if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 3.0, True):
+        return
+    if ph == C.PH_ATTACK:
+        sc_.pick_off_unguarded(o, info, mask, sc, avail)
     elif ph == C.PH_ATTACKERS:
         sc_.add_attackers(o, info, mask, sc, avail, False, True)
     elif ph == C.PH_DEPLOY:
@@ -85,10 +73,6 @@ def phase(o, info, avail, mask, sc, ph):
         for card in range(C.B1, C.B4 + 1):
             worth[card] = 5.0 + card
         sc_.deploy_by(o, info, mask, sc, worth, keep(o, info))
-    elif ph == C.PH_MOVE_HIDEOUT:
-        move_hideout(o, info, mask, sc)
-    elif ph == C.PH_DISCARD:
-        sc_.discard_by(o, mask, sc, CARD_WORTH)
     elif ph == C.PH_DRAW:
         extra = 0 if has_business_card(o) else 2
         sc_.draw_up_to(o, info, mask, sc, extra, max(4.0, keep(o, info)))
@@ -98,5 +82,3 @@ def phase(o, info, avail, mask, sc, ph):
         for t in range(S):
             target[rival, t] = o[slot(rival, t) + F_INCOME]
         sc_.react_targets(o, mask, sc, target, rival)
-    elif ph == C.PH_TURNCOAT_POWER:
-        sc_.strongest_power(mask, sc)

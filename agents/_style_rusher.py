@@ -17,7 +17,6 @@ from numba import njit
 from noir_env.core import constants as C
 
 from . import _style_common as sc_
-from ._heuristic_policy import move_gangsters, move_hideout
 from ._heuristic_view import F_INCOME, I_ALIVE, I_DEF, I_FREE, I_MONEY, I_NBIZ, I_TOP, P, S, slot
 
 # worth of keeping each card type (gangsters 1-4, businesses 1-4, Poker, Police, Bribe,
@@ -96,13 +95,9 @@ def reactions(o, info, mask, sc, ph, in_window):
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles.py` runs it)."""
-    if ph == C.PH_MULLIGAN:
-        sc_.mulligan_by(o, mask, sc, CARD_WORTH, 2.5)
-    elif ph == C.PH_MOVE:
-        move_gangsters(o, mask, sc)
-    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
-        sc_.place_gangster(o, info, mask, sc, False)
-    elif ph == C.PH_ATTACK:
+    if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, False):
+        return
+    if ph == C.PH_ATTACK:
         target = np.zeros((P, C.NUM_TARGETS))
         targets(o, info, mask, avail, target)
         sc_.attack_by(mask, sc, target, 0.0)
@@ -110,17 +105,9 @@ def phase(o, info, avail, mask, sc, ph):
         sc_.add_attackers(o, info, mask, sc, avail, True, False)
     elif ph == C.PH_DEPLOY:
         deploy(o, info, mask, sc)
-    elif ph == C.PH_MOVE_HIDEOUT:
-        move_hideout(o, info, mask, sc)
-    elif ph == C.PH_DISCARD:
-        sc_.discard_by(o, mask, sc, CARD_WORTH)
     elif ph == C.PH_DRAW:
         sc_.draw_up_to(o, info, mask, sc, 5, 0.0)
     elif ph == C.PH_REACT_TARGET:
         target = np.zeros((P, C.NUM_TARGETS))
         prep(o, info, target)
         sc_.react_targets(o, mask, sc, target, prey(info))
-    elif ph == C.PH_TURNCOAT_POWER:
-        sc_.strongest_power(mask, sc)
-    elif ph == C.PH_CONTINUE:
-        sc[C.A_CONTINUE] = 1.0

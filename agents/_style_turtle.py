@@ -15,7 +15,6 @@ from numba import njit
 from noir_env.core import constants as C
 
 from . import _style_common as sc_
-from ._heuristic_policy import move_gangsters, move_hideout
 from ._heuristic_view import I_DEF, I_ITOP, I_MONEY, P, max_threat
 from ._table import stack_room
 
@@ -56,24 +55,14 @@ def reactions(o, info, mask, sc, ph, in_window):
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles.py` runs it)."""
-    if ph == C.PH_MULLIGAN:
-        sc_.mulligan_by(o, mask, sc, CARD_WORTH, 2.0)
-    elif ph == C.PH_MOVE:
-        move_gangsters(o, mask, sc)
-    elif ph == C.PH_MOVE_TO or ph == C.PH_DEPLOY_TO:
-        sc_.place_gangster(o, info, mask, sc, True)
-    elif ph == C.PH_ATTACK:
+    if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.0, True):
+        return
+    if ph == C.PH_ATTACK:
         sc[C.A_END] = 1.0
     elif ph == C.PH_DEPLOY:
         deploy(o, info, mask, sc)
-    elif ph == C.PH_MOVE_HIDEOUT:
-        move_hideout(o, info, mask, sc)
-    elif ph == C.PH_DISCARD:
-        sc_.discard_by(o, mask, sc, CARD_WORTH)
     elif ph == C.PH_DRAW:
         extra = 1 if info[0, I_MONEY] >= reserve(info) + 3.0 else 0
         sc_.draw_up_to(o, info, mask, sc, extra, 0.0)
     elif ph == C.PH_REACT_TARGET:
         sc_.react_targets(o, mask, sc, np.zeros((P, C.NUM_TARGETS)), -1)
-    elif ph == C.PH_TURNCOAT_POWER:
-        sc_.strongest_power(mask, sc)

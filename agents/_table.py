@@ -32,7 +32,6 @@ from ._heuristic_view import (
     I_INCOME,
     I_ITOP,
     I_MONEY,
-    I_SCORE,
     I_THREAT,
     I_TOP,
     P,
@@ -135,16 +134,6 @@ def hand_size(o):
     for card in range(C.NUM_CARD_TYPES):
         total += o[O_HAND + card]
     return total
-
-
-@njit(cache=True)
-def leader_by_score(info):
-    """Relative seat of the living opponent with the best score estimate (R6.4), -1 if none."""
-    best, who = -1e9, -1
-    for rel in range(1, P):
-        if info[rel, I_ALIVE] > 0.5 and info[rel, I_SCORE] > best:
-            best, who = info[rel, I_SCORE], rel
-    return who
 
 
 @njit(cache=True)

@@ -43,7 +43,7 @@ import numpy as np
 
 from ._heuristic2_economy import NUM_WEIGHTS2
 from ._heuristic2_policy import act_rows, act_rows_serial
-from ._rule_agent import RuleAgent, resolve_style, seed_salt
+from ._rule_agent import RuleAgent
 from .heuristic_v1 import Style as V1Style
 
 
@@ -61,6 +61,7 @@ class Style(V1Style):
     spread: float = 3.0  # uncertainty of an opponent's attack power (+-, points)
     aim: float = 0.6  # chance that an opponent able to attack the agent does
     build: float = 2.0  # share of an elimination's worth paid for a gangster bringing it in reach
+    away: float = 0.15  # cost of a point of attack power away (hiding) until the next turn
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
@@ -83,6 +84,4 @@ class HeuristicAgent(RuleAgent):
 
     def __init__(self, style: str | Style = "balanced", seed: int | None = None,
                  noise: float | None = None):  # fmt: skip
-        self.style = resolve_style(style, STYLES, Style, noise, "heuristic")
-        self._weights = self.style.weights()
-        self._salt = seed_salt(seed)
+        self._use_style(style, STYLES, Style, noise, seed)

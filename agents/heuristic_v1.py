@@ -66,7 +66,7 @@ import numpy as np
 
 from ._heuristic_attack import NUM_WEIGHTS
 from ._heuristic_policy import act_rows, act_rows_serial
-from ._rule_agent import RuleAgent, resolve_style, seed_salt
+from ._rule_agent import RuleAgent
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,4 @@ class HeuristicV1Agent(RuleAgent):
 
     def __init__(self, style: str | Style = "balanced", seed: int | None = None,
                  noise: float | None = None):  # fmt: skip
-        self.style = resolve_style(style, STYLES, Style, noise, "heuristic")
-        self._weights = self.style.weights()
-        self._salt = seed_salt(seed)
+        self._use_style(style, STYLES, Style, noise, seed)
