@@ -50,18 +50,30 @@ from .heuristic_v1 import Style as V1Style
 @dataclass(frozen=True)
 class Style(V1Style):
     """The heuristic's weights: the first heuristic's (`heuristic_v1.Style`) and its own, in
-    coins."""
+    coins. The first heuristic's fields come first (the kernels read them at the same
+    places), some with new defaults: all were tuned together against heuristic-v1 and the
+    rusher and bully styles (4 players)."""
 
-    elim_cost: float = 30.0  # what being eliminated costs
-    gang: float = 1.5  # worth of one point of gangster power on the table
-    card: float = 4.0  # worth of one card drawn
-    shield: float = 0.35  # share of the elimination risk left while holding a Police
-    reach: float = 0.5  # attack power added to every opponent's visible threat
+    attack_min: float = 1.29
+    harm: float = 0.42
+    leader: float = 0.385
+    loss: float = 0.73
+    react_min: float = 3.42
+    poker_min: float = 0.3
+    econ: float = 2.73
+    hoard: float = 28.9
+    stop: float = 0.26
+    elim: float = 4.3
+    elim_cost: float = 39.5  # what being eliminated costs
+    gang: float = 1.13  # worth of one point of gangster power on the table
+    card: float = 17.7  # worth of one card drawn
+    shield: float = 0.72  # share of the elimination risk left while holding a Police
+    reach: float = 0.0  # attack power added to every opponent's visible threat
     stack: float = 0.0  # worth of a point of power on the Hideout stack beyond the risk
-    spread: float = 3.0  # uncertainty of an opponent's attack power (+-, points)
-    aim: float = 0.6  # chance that an opponent able to attack the agent does
-    build: float = 2.0  # share of an elimination's worth paid for a gangster bringing it in reach
-    away: float = 0.15  # cost of a point of attack power away (hiding) until the next turn
+    spread: float = 6.75  # uncertainty of an opponent's attack power (+-, points)
+    aim: float = 0.53  # chance that an opponent able to attack the agent does
+    build: float = 1.96  # share of an elimination's worth paid for a gangster bringing it in reach
+    away: float = 0.03  # cost of a point of attack power away (hiding) until the next turn
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
