@@ -30,6 +30,7 @@ from ._heuristic_view import (
     I_NBIZ,
     I_THREAT,
     I_TOP,
+    R_PREP_FIRST,
     P,
     money_threshold,
     my_turn,
@@ -53,7 +54,8 @@ W2_SPREAD = 21  # uncertainty of an opponent's attack power (+-, in points)
 W2_AIM = 22  # chance that an opponent able to attack the observer does
 W2_ARMS = 23  # share of an elimination's worth that brings a gangster bringing it in reach
 W2_AWAY = 24  # cost of a point of power away from its place until the next turn (attackers hide)
-NUM_WEIGHTS2 = 25
+W2_BUDGET = 25  # worth of a coin the Deploy step still to come this turn needs (prep_first)
+NUM_WEIGHTS2 = 26
 
 
 @njit(cache=True)
@@ -178,13 +180,24 @@ def move_gangsters(o, info, mask, sc, w):
 
 
 @njit(cache=True)
+def deploy_budget(o):
+    """Coins that deploying every gangster and business in hand would cost (R4.5)."""
+    total = 0.0
+    for card in range(C.G1, C.B4 + 1):
+        total += holds(o, card) * (card % 4)
+    return total
+
+
+@njit(cache=True)
 def draw(o, info, mask, sc, w):
     """R4.8: the first card is free; more while a card is worth its coin and the risk the
-    coin leaves; none a tribute away from the money win."""
+    coin leaves; none a tribute away from the money win. Where Draw comes before Deploy
+    (`prep_first`, R2.1) a coin the hand's cards need for this turn's deploys costs more."""
     money = info[0, I_MONEY]
     near_win = money + info[0, I_INCOME] + C.HIDEOUT_INCOME >= money_threshold(o) - 2.0
     worth = w[W2_CARD] * min(1.0, max(0.0, turns_left(o) - 1.0) / 2.0)
     room = C.HAND_SIZE - hand_size(o)
+    budget = deploy_budget(o) if rule(o, R_PREP_FIRST) > 0.5 else 0.0
     sc[C.A_END] = 0.0
     for n in range(1, C.HAND_SIZE + 1):
         a = C.A_DRAW + n - 1
@@ -193,4 +206,6 @@ def draw(o, info, mask, sc, w):
         extra = n - 1.0
         if extra > 0.0 and near_win:
             continue
-        sc[a] = 1.0 + (worth - 1.0) * extra - risk_cost(o, info, w, 0.0, 0.0, -extra)
+        short = max(0.0, budget - money + extra) - max(0.0, budget - money)
+        value = 1.0 + (worth - 1.0) * extra - w[W2_BUDGET] * short
+        sc[a] = value - risk_cost(o, info, w, 0.0, 0.0, -extra)

@@ -74,6 +74,7 @@ class Style(V1Style):
     aim: float = 0.53  # chance that an opponent able to attack the agent does
     build: float = 1.96  # share of an elimination's worth paid for a gangster bringing it in reach
     away: float = 0.03  # cost of a point of attack power away (hiding) until the next turn
+    budget: float = 20.0  # worth of a coin this turn's deploys need, where Draw comes first
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
