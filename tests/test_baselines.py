@@ -158,4 +158,4 @@ def test_crossplay_script_writes_its_files(tmp_path):
     assert all(int(r["games"]) >= 12 for r in rows)
     assert float(rows[0]["ci_low"]) <= float(rows[0]["win_rate"]) <= float(rows[0]["ci_high"])
     assert (out / "crossplay.png").stat().st_size > 0
-    assert "| **style-turtle** |" in done.stdout
+    assert "| **style-turtle** |" in done.stdout and "| 3 (33%) |" in done.stdout
