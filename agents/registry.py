@@ -1,5 +1,7 @@
-"""Agents by name: `load("random", seed=0)` or `load("heuristic", style="economic")` returns
-a ready agent with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`.
+"""Agents by name: `load("random", seed=0)`, `load("heuristic")` or
+`load("heuristic-v1", style="economic")` returns a ready agent with the batched protocol
+`act(obs[N, D], mask[N, A]) -> actions[N]`. Names hold no ':' (the tournament's agent specs
+use it for options: "heuristic-v1:style=economic"), hence `style-rusher` for a style.
 
 Agents that fit one game only say which in their `game` attribute ("noir" for the NOIR
 heuristics and PPO policies, "district_noir" for "district-heuristic") and refuse the other
