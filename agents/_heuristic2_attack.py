@@ -9,7 +9,7 @@ sending it costs at home:
   else everything it has;
 - gangsters taken off the own Hideout stack are missing from its defense until the next
   turn (attackers hide, R3.5), priced by the elimination risk that adds
-  (`_heuristic2_economy.risk_cost`).
+  (`_heuristic2_economy.hazard_cost`).
 The attackers phase recomputes the same plan from the same numbers (the power committed so
 far is added back), so the agent adds exactly the gangsters it chose the target for.
 """
@@ -21,7 +21,7 @@ from numba import njit
 
 from noir_env.core import constants as C
 
-from ._heuristic2_economy import W2_AWAY, risk_cost
+from ._heuristic2_economy import W2_AWAY, hazard_cost
 from ._heuristic_attack import (
     W_ATTACK_MIN,
     W_LOSS,
@@ -72,7 +72,7 @@ def attack_value(o, info, q, t, atk, from_stack, w):
     value = gain + harm_weight(o, info, q, w) * harm - w[W_LOSS] * lost
     value -= w[W2_AWAY] * (power(atk) - lost)  # attackers hide until the next turn (R3.5)
     if from_stack > 0.0:
-        value -= risk_cost(o, info, w, -from_stack, 0.0, 0.0)
+        value -= hazard_cost(o, info, w, -from_stack, 0.0, 0.0)
     return value
 
 

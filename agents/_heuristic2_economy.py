@@ -3,7 +3,7 @@ gangster, Move Gangsters and Draw (agents/heuristic.py documents the strategy).
 
 Every option is valued in coins: what it brings (income to come, attack power, cards) minus
 what it costs, minus the change it makes to the chance of being eliminated before the next
-turn (`risk`, from `_table.hideout_hazard`) times what elimination costs (`W2_ELIM`). Money
+turn (`hazard`, from `_table.hideout_hazard`) times what elimination costs (`W2_ELIM`). Money
 kept back and gangsters on the Hideout stack both lower that chance, so the reserve and
 the guard follow from the threats at the table instead of from fixed margins.
 """
@@ -59,10 +59,10 @@ NUM_WEIGHTS2 = 26
 
 
 @njit(cache=True)
-def risk(o, info, w, d_defense, d_top, d_money):
+def hazard(o, info, w, d_defense, d_top, d_money):
     """The observer's hazard of elimination before its next turn (`_table.hideout_hazard`)
     with its Hideout defense, covering income and money changed by the given amounts; a
-    Police in hand cancels most of it."""
+    Police in hand (a cancel) covers part of it (`W2_SHIELD`)."""
     r = hideout_hazard(info, 0, d_defense, d_top, d_money, w[W2_REACH], w[W2_SPREAD], w[W2_AIM])
     if holds(o, C.POLICE) > 0.5:
         r *= w[W2_SHIELD]
@@ -70,11 +70,11 @@ def risk(o, info, w, d_defense, d_top, d_money):
 
 
 @njit(cache=True)
-def risk_cost(o, info, w, d_defense, d_top, d_money):
+def hazard_cost(o, info, w, d_defense, d_top, d_money):
     """What a change of defense, covering income and money costs (negative: saves) in the
     elimination risk it adds."""
-    before = risk(o, info, w, 0.0, 0.0, 0.0)
-    return w[W2_ELIM] * (risk(o, info, w, d_defense, d_top, d_money) - before)
+    before = hazard(o, info, w, 0.0, 0.0, 0.0)
+    return w[W2_ELIM] * (hazard(o, info, w, d_defense, d_top, d_money) - before)
 
 
 @njit(cache=True)
@@ -115,7 +115,7 @@ def deploy(o, info, mask, sc, w):
             cost = inc - 1.0
             value = inc * horizon - cost
             dv = inc if covers else 0.0
-            value -= risk_cost(o, info, w, dv, dv, -cost)
+            value -= hazard_cost(o, info, w, dv, dv, -cost)
         else:
             p = card + 1.0
             cost = p - 1.0
@@ -123,9 +123,9 @@ def deploy(o, info, mask, sc, w):
             value += w[W2_ARMS] * (elimination_reach(o, info, w, mine + p) - reach_now)
             value -= (w[W2_GANG] + 1.0) * (max(0.0, hidden - free + p) - max(0.0, hidden - free))
             if p <= room:
-                value += w[W2_STACK] * p - risk_cost(o, info, w, p, 0.0, -cost)
+                value += w[W2_STACK] * p - hazard_cost(o, info, w, p, 0.0, -cost)
             else:
-                value -= risk_cost(o, info, w, 0.0, 0.0, -cost)
+                value -= hazard_cost(o, info, w, 0.0, 0.0, -cost)
         if money - cost + tribute < thr <= money + tribute:
             value -= w[W_HOARD]  # the money win is a tribute away: keep the coins
         sc[a] = value
@@ -137,7 +137,7 @@ def place(o, info, mask, sc, w):
     that lowers the risk (the Hideout itself first: no Drive-by, kidnap or Turncoat reaches
     it, R5.4-R5.7), else onto the business with the most income to protect."""
     p = one_hot(o, O_SELPOW, 4) + 1.0
-    guard = w[W2_STACK] * p - risk_cost(o, info, w, p, 0.0, 0.0)
+    guard = w[W2_STACK] * p - hazard_cost(o, info, w, p, 0.0, 0.0)
     top = int(info[0, I_TOP])
     for dst in range(C.NUM_PLACES):
         a = C.A_TO + dst
@@ -170,7 +170,7 @@ def move_gangsters(o, info, mask, sc, w):
             sc[a] = 10.0 + pw
         if p > room:
             continue
-        gain = w[W2_STACK] * p - risk_cost(o, info, w, p, 0.0, 0.0) - 1.0
+        gain = w[W2_STACK] * p - hazard_cost(o, info, w, p, 0.0, 0.0) - 1.0
         if gain <= 0.0:
             continue
         for t in range(C.NUM_SLOTS):
@@ -208,4 +208,4 @@ def draw(o, info, mask, sc, w):
             continue
         short = max(0.0, budget - money + extra) - max(0.0, budget - money)
         value = 1.0 + (worth - 1.0) * extra - w[W2_BUDGET] * short
-        sc[a] = value - risk_cost(o, info, w, 0.0, 0.0, -extra)
+        sc[a] = value - hazard_cost(o, info, w, 0.0, 0.0, -extra)

@@ -8,7 +8,7 @@ heuristic's values (`_heuristic_reactions`) with two changes that follow the tab
   agent can send then breaches and eliminates more often (R3.6, R3.8). The card goes at
   the target (`prep_values`) when that beats the first heuristic's use of it.
 - **The last Police guards the Hideout.** While a Police in hand cancels most of the
-  elimination risk (`_heuristic2_economy.risk`), spending the last one on anything but an
+  elimination hazard (`_heuristic2_economy.hazard`), spending the last one on anything but an
   attack on the Hideout costs what that cover is worth.
 """
 
@@ -21,7 +21,7 @@ from noir_env.core import constants as C
 from noir_env.core.observe import O_RTKIND, O_STEP
 
 from . import _heuristic_reactions as v1
-from ._heuristic2_economy import W2_ELIM, W2_SHIELD, risk
+from ._heuristic2_economy import W2_ELIM, W2_SHIELD, hazard
 from ._heuristic_attack import W_REACT_MIN, elim_value
 from ._heuristic_view import (
     DICE_AT_LEAST,
@@ -90,8 +90,8 @@ def police_cover(o, info, w):
     """What the last Police in hand is worth as cover of the Hideout (0 with two or more)."""
     if holds(o, C.POLICE) > 1.5:
         return 0.0
-    without = risk(o, info, w, 0.0, 0.0, 0.0) / w[W2_SHIELD]
-    return w[W2_ELIM] * (without - risk(o, info, w, 0.0, 0.0, 0.0))
+    without = hazard(o, info, w, 0.0, 0.0, 0.0) / w[W2_SHIELD]
+    return w[W2_ELIM] * (without - hazard(o, info, w, 0.0, 0.0, 0.0))
 
 
 @njit(cache=True)

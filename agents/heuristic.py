@@ -1,37 +1,45 @@
-"""The NOIR heuristic, `agents.load("heuristic")`: a rule-based agent that reads the table's
-threats, on the observation and the legal-action mask only.
+"""The NOIR heuristic, `agents.load("heuristic")`: a rule-based agent that reads the threats at
+the table, on the observation and the legal-action mask only.
 
     from agents.heuristic import HeuristicAgent
     agent = HeuristicAgent(seed=0)
     actions = agent.act(obs, mask)        # obs float32 [N, OBS_SIZE], mask [N, NUM_ACTIONS]
 
 It is the first heuristic (`agents/heuristic_v1.py`, `agents.load("heuristic-v1")`) with the
-decisions that decide games made table-aware. Everything runs in numba kernels over the batch:
-`_table` reads the threats, `_heuristic2_economy` spends, `_heuristic2_attack` attacks,
-`_heuristic2_policy` decides each phase (the first heuristic's kernels for the rest).
+decisions that decide games rewritten around the threats at the table. Everything runs in
+numba kernels over the batch: `_table` reads the threats, `_heuristic2_economy` spends and
+guards, `_heuristic2_attack` attacks, `_heuristic2_reactions` plays the reaction cards,
+`_heuristic2_policy` decides each phase (with the first heuristic's kernels for the mulligan,
+Move Hideout, Discard and the Turncoat's power).
 
 Strategy (rule numbers from docs/RULES.md):
 
-- **Survive first.** Before its next turn every opponent gets a turn and can attack with all
-  its gangsters on the table and in hiding (R3.1, R4.2); a breach of the Hideout owes
-  (A - V) + d6 + I and a defender who cannot pay is out (R3.6, R3.8). The agent prices every
-  choice by the chance of elimination it leaves (`_table.hideout_risk`) times what losing
-  the game costs (`elim_cost`): it keeps coins back, stacks gangsters on the Hideout and
-  the business covering it, moves gangsters there in Move Gangsters, and sends its guards
-  out to attack only when the attack is worth the exposure. A Police in hand (a cancel)
-  covers most of the risk (`shield`).
-- **Spend for a return.** Deploy values a business by the income it will pay over the turns
+- **Survive.** Before its next turn every opponent has a turn and can attack with all its
+  gangsters on the table and in hiding (R3.1, R4.2); a breach of the Hideout owes
+  (A - V) + d6 + I and a defender who cannot pay is out (R3.6, R3.8). Every choice that
+  spends coins or moves gangsters pays for the hazard of elimination it leaves
+  (`_table.hideout_hazard`: each opponent's threat give or take `spread`, aimed at the
+  agent in proportion to how much easier it is than the other Hideouts, `aim`) at
+  `elim_cost` coins. So the agent keeps coins back, puts gangsters on the Hideout and the
+  business covering it (in Move Gangsters too), keeps the room its HIDDEN gangsters need to
+  come back, and sends guards out only when the attack is worth the exposure. A Police in
+  hand covers part of the hazard (`shield`), and the last one is kept for the Hideout.
+- **Spend for a return.** Deploy values a business by the income it pays over the turns
   left (`econ`, fewer once the countdown runs, R6.3), a gangster by its power (`gang`) and
-  the guard it adds, both less their cost; Draw pays for a card while it is worth its coin
-  (`card`) and the risk the coin leaves. Nothing that puts off a money win a tribute away
-  (R6.2).
-- **Hit to eliminate.** A Hideout it can breach gets enough power for a certain
-  elimination (A >= V + money - I) when it has that much, else everything; businesses,
-  reactions and the rest follow the first heuristic (its docstring).
+  by the elimination it brings within reach (`build`), each less its cost. Draw buys every
+  card it may (`card`), unless the coins are needed against elimination, for the Deploy
+  step still to come (`prep_first` rules, `budget`) or for a money win a tribute away (R6.2).
+- **Attack to eliminate.** A Hideout it can breach gets enough power for a certain
+  elimination (A >= V + money - I) when it has that much, else everything; in its Attack
+  step a Drive-by or a Police kidnap on the business covering a Hideout is played when
+  that makes the elimination likelier (R5.4, R5.6). Business attacks, the damage they are
+  worth (`harm`, more on the leader) and the other reactions follow the first heuristic.
 
-Styles (`STYLES`): `balanced` only for now; a `Style` takes every weight.
-`seed` only breaks near-ties (`noise`): a decision is a function of the observation, the
-mask, the style and the seed, whatever the batch it sits in.
+The weights (`Style`) were tuned together by an evolution strategy against heuristic-v1 (as
+the lone seat and among three of it), the rusher and bully styles at 4 players and
+heuristic-v1 under the noirbrough rules; `STYLES` has the one result, `balanced`. `seed`
+only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
+style and the seed, whatever the batch it sits in.
 """
 
 from __future__ import annotations
@@ -49,10 +57,8 @@ from .heuristic_v1 import Style as V1Style
 
 @dataclass(frozen=True)
 class Style(V1Style):
-    """The heuristic's weights: the first heuristic's (`heuristic_v1.Style`) and its own, in
-    coins. The first heuristic's fields come first (the kernels read them at the same
-    places), some with new defaults: all were tuned together against heuristic-v1 and the
-    rusher and bully styles (4 players)."""
+    """The heuristic's weights, in coins: the first heuristic's (`heuristic_v1.Style`, same
+    places in the kernels' weight vector, new defaults) and its own."""
 
     attack_min: float = 1.29
     harm: float = 0.42
