@@ -32,8 +32,8 @@ from ._heuristic_view import (
     I_TOP,
     R_PREP_FIRST,
     P,
+    holding_money_win,
     money_threshold,
-    my_turn,
     one_hot,
     rule,
     slot,
@@ -97,8 +97,8 @@ def deploy(o, info, mask, sc, w):
     money = info[0, I_MONEY]
     thr = money_threshold(o)
     sc[C.A_END] = 0.0
-    if my_turn(o) and money >= thr:
-        return  # holding the money win: spend nothing
+    if holding_money_win(o, info):
+        return  # spend nothing (R6.2)
     room = stack_room(o, info)
     horizon = min(w[W_ECON], turns_left(o))
     tribute = C.HIDEOUT_INCOME + info[0, I_INCOME]

@@ -9,7 +9,6 @@ it over a batch in parallel.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, prange
 
 from noir_env.core import constants as C
@@ -18,21 +17,19 @@ from noir_env.core.refcount import borrowed
 from . import _heuristic2_attack as attack
 from . import _heuristic2_economy as economy
 from . import _heuristic2_reactions as reactions
-from ._heuristic_attack import W_NOISE, available
+from ._heuristic_attack import W_NOISE
 from ._heuristic_policy import (
-    NEG,
     _best,
     _idle,
     continue_attack,
     discard,
-    floor_scores,
     move_hideout,
     mulligan,
     promote_plays,
+    read_table,
     tie_break,
 )
 from ._heuristic_reactions import turncoat_power
-from ._heuristic_view import SEAT_INFO, P, phase_of, summarize
 
 
 @njit(cache=True)
@@ -40,15 +37,9 @@ def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
     o, mask, w = borrowed(o), borrowed(mask), borrowed(w)
-    sc = np.full(mask.shape[0], NEG)
-    only = floor_scores(mask, sc)
+    sc, only, info, avail, ph = read_table(o, mask)
     if only >= 0:
         return only
-    info = np.zeros((P, SEAT_INFO))
-    summarize(o, info)
-    avail = np.zeros((3, 4))
-    available(o, avail)
-    ph = phase_of(o)
     if ph == C.PH_MULLIGAN:
         mulligan(o, info, mask, sc)
     elif ph == C.PH_MOVE:

@@ -58,9 +58,9 @@ from ._heuristic_view import (
     P,
     S,
     attackers,
+    holding_money_win,
     max_threat,
     money_threshold,
-    my_turn,
     one_hot,
     pending_attack,
     phase_of,
@@ -160,8 +160,8 @@ def deploy(o, info, mask, sc, w):
     money = info[0, I_MONEY]
     thr = money_threshold(o)
     sc[C.A_END] = 0.0
-    if my_turn(o) and money >= thr:
-        return  # holding the money win: spend nothing (R6.2)
+    if holding_money_win(o, info):
+        return  # spend nothing (R6.2)
     threat = max_threat(info, -1)
     need_guard = danger(threat, info[0, I_DEF], w[W_MARGIN])
     room_stack = 3.0 - info[0, I_GH]
@@ -306,19 +306,28 @@ def continue_attack(o, info, mask, sc):
 
 # --- one decision ----------------------------------------------------------------------------
 @njit(cache=True)
+def read_table(o, mask):
+    """What a rule agent reads before it decides: (scores with the floor on the legal actions
+    and NEG elsewhere, the only legal action or -1, the seat summaries `info[rel, I_*]`, the
+    gangsters that may attack `avail[rank, pw]`, the phase)."""
+    sc = np.full(mask.shape[0], NEG)
+    only = floor_scores(mask, sc)
+    info = np.zeros((P, SEAT_INFO))
+    avail = np.zeros((3, 4))
+    if only < 0:  # a forced decision needs no reading
+        summarize(o, info)
+        available(o, avail)
+    return sc, only, info, avail, phase_of(o)
+
+
+@njit(cache=True)
 def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
     o, mask, w = borrowed(o), borrowed(mask), borrowed(w)
-    sc = np.full(mask.shape[0], NEG)
-    only = floor_scores(mask, sc)
+    sc, only, info, avail, ph = read_table(o, mask)
     if only >= 0:
         return only
-    info = np.zeros((P, SEAT_INFO))
-    summarize(o, info)
-    avail = np.zeros((3, 4))
-    available(o, avail)
-    ph = phase_of(o)
     if ph == C.PH_MULLIGAN:
         mulligan(o, info, mask, sc)
     elif ph == C.PH_MOVE:

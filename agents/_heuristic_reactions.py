@@ -47,7 +47,6 @@ from ._heuristic_view import (
     F_TURNCOAT,
     I_ALIVE,
     I_DEF,
-    I_MONEY,
     I_THREAT,
     I_TOP,
     R_DESTROY_STRICT,
@@ -55,9 +54,8 @@ from ._heuristic_view import (
     P,
     S,
     attackers,
+    holding_money_win,
     max_threat,
-    money_threshold,
-    my_turn,
     one_hot,
     p_dice_at_least,
     pending_attack,
@@ -288,7 +286,7 @@ def reactions(o, info, mask, sc, w, in_window):
     a = C.A_PLAY + C.PLAY_POKER
     if mask[a]:
         sc[a] = poker_value(o, info) - w[W_POKER_MIN]
-        if my_turn(o) and info[0, I_MONEY] >= money_threshold(o):
+        if holding_money_win(o, info):
             sc[a] = -1.0
     a = C.A_PLAY + C.PLAY_POLICE_CANCEL
     if mask[a]:

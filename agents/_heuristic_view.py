@@ -165,6 +165,13 @@ def money_threshold(o):
 
 
 @njit(cache=True)
+def holding_money_win(o, info):
+    """True during the observer's own turn while it holds the money win (R6.2): the coins
+    must stay until the turn ends."""
+    return my_turn(o) and info[0, I_MONEY] >= money_threshold(o)
+
+
+@njit(cache=True)
 def summarize(o, info):
     """Fill info[rel, I_*] for every seat (zeros for absent or eliminated seats)."""
     info[:] = 0.0

@@ -30,7 +30,6 @@ from ._heuristic_attack import plan, source_rank, target_need
 from ._heuristic_policy import (
     NEG,
     _best,
-    floor_scores,
     move_gangsters,
     move_hideout,
     score_attackers,
@@ -54,13 +53,6 @@ from ._heuristic_view import (
 from ._table import available_power, hand_size
 
 NOISE = 0.01  # tie-breaks only: a style plays its rules, not a weighted blend
-
-
-@njit(cache=True)
-def begin(mask):
-    """(scores, the only legal action or -1): every legal action gets the floor score."""
-    sc = np.full(mask.shape[0], NEG)
-    return sc, floor_scores(mask, sc)
 
 
 @njit(cache=True)

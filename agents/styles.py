@@ -29,11 +29,9 @@ from noir_env.core import constants as C
 from noir_env.core.refcount import borrowed
 
 from . import _style_bully, _style_hoarder, _style_racer, _style_rusher, _style_turtle
-from ._heuristic_attack import available
-from ._heuristic_policy import _idle, tie_break
-from ._heuristic_view import SEAT_INFO, P, phase_of, summarize
+from ._heuristic_policy import _idle, read_table, tie_break
 from ._rule_agent import RuleAgent, seed_salt
-from ._style_common import begin, finish
+from ._style_common import finish
 
 STYLE_NAMES = ("rusher", "turtle", "hoarder", "racer", "bully")
 RUSHER, TURTLE, HOARDER, RACER, BULLY = range(5)
@@ -43,14 +41,9 @@ RUSHER, TURTLE, HOARDER, RACER, BULLY = range(5)
 def decide(o, mask, w, u):
     """The action of style `int(w[0])` (`STYLE_NAMES` order) for one observation row."""
     o, mask = borrowed(o), borrowed(mask)
-    sc, only = begin(mask)
+    sc, only, info, avail, ph = read_table(o, mask)
     if only >= 0:
         return only
-    info = np.zeros((P, SEAT_INFO))
-    summarize(o, info)
-    avail = np.zeros((3, 4))
-    available(o, avail)
-    ph = phase_of(o)
     style = int(w[0])
     if style == RUSHER:
         _style_rusher.phase(o, info, avail, mask, sc, ph)
