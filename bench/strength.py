@@ -92,7 +92,19 @@ def write_csv(rows: list[dict], path: Path) -> None:
         writer.writerows(rows)
 
 
-def plot(rows: list[dict], names: list[str], path: Path) -> None:
+def read_csv(path: Path) -> tuple[list[dict], list[str]]:
+    """The rows of a crossplay.csv (numbers parsed) and its agents in order of appearance."""
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = [dict(r) for r in csv.DictReader(f)]
+    for r in rows:
+        for key in ("players", "games", "wins"):
+            r[key] = int(r[key])
+        for key in ("win_rate", "ci_low", "ci_high", "par"):
+            r[key] = float(r[key])
+    return rows, list(dict.fromkeys(r["agent"] for r in rows))
+
+
+def plot(rows: list[dict], names: list[str], games: int, path: Path) -> None:
     """One heatmap per table size: the lone agent's win rate, coloured by win rate / par."""
     import matplotlib
 
@@ -118,7 +130,7 @@ def plot(rows: list[dict], names: list[str], path: Path) -> None:
     axes[0][0].set_ylabel("lone agent")
     fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="win rate / par")
     fig.suptitle(f"Cross-play ({rows[0]['rules']}): the lone agent's win rate, %\n"
-                 f"{rows[0]['games']} games a cell")  # fmt: skip
+                 f"{games} games a cell (rounded up to whole rounds)")  # fmt: skip
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -155,15 +167,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=250, help="games per progress step")
     parser.add_argument("--out", default="runs/crossplay", help="output folder")
+    parser.add_argument("--from-csv", help="play nothing: redraw and reprint a crossplay.csv")
     args = parser.parse_args()
     if len(set(args.agents)) < 2:
         parser.error("give at least two different agents")
-    rows = cross_play(args.agents, args.players, args.games, args.rules, args.seed, args.chunk)
+    if args.from_csv:
+        rows, names = read_csv(Path(args.from_csv))
+    else:
+        rows = cross_play(args.agents, args.players, args.games, args.rules, args.seed,
+                          args.chunk)  # fmt: skip
+        names = args.agents
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "crossplay.csv")
-    plot(rows, args.agents, out / "crossplay.png")
-    print(markdown(rows, args.agents))
+    plot(rows, names, args.games, out / "crossplay.png")
+    print(markdown(rows, names))
     print(f"wrote {out / 'crossplay.csv'} and {out / 'crossplay.png'}")
 
 
