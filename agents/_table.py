@@ -3,7 +3,7 @@ next turn, what a breach would cost, and the plain facts the scripted styles dec
 
 Shared by the heuristic (`agents/heuristic.py`) and the scripted styles (`agents/styles.py`);
 built on the seat summaries of `_heuristic_view.summarize` (rows `info[rel, I_*]`, rel 0 =
-the observer). Every function is a numba kernel over one observation row `o`.
+the observer). Every function is a numba kernel over one observation row `o` or its summaries.
 
 The threat model (docs/RULES.md R3.6, R3.8, R4.2): before the observer's next turn every
 living opponent has one turn, and in it attacks with at most its `I_THREAT` power (its
@@ -20,11 +20,9 @@ import numpy as np
 from numba import njit
 
 from noir_env.core import constants as C
-from noir_env.core.observe import O_HAND, S_HIDDEN, S_HO_G
+from noir_env.core.observe import O_HAND, S_HIDDEN
 
 from ._heuristic_view import (
-    F_G1,
-    F_INCOME,
     I_ALIVE,
     I_DEF,
     I_GH,
@@ -35,11 +33,9 @@ from ._heuristic_view import (
     I_THREAT,
     I_TOP,
     P,
-    S,
     money_threshold,
     power,
     seat,
-    slot,
 )
 
 SURVIVAL_FLOOR = 0.02  # a certain elimination still counts as this chance to survive: finite
@@ -150,19 +146,6 @@ def richest(info):
 def near_money_win(o, info, q):
     """True if seat q's next tribute (3 + its income) would carry it to the money win (R6.2)."""
     return info[q, I_MONEY] + C.HIDEOUT_INCOME + info[q, I_INCOME] >= money_threshold(o)
-
-
-@njit(cache=True)
-def table_gangsters(o, rel, out4):
-    """out4[pw] = the gangsters of seat `rel` on its businesses and Hideout, per power."""
-    b = seat(rel) + S_HO_G
-    for pw in range(4):
-        out4[pw] = o[b + pw]
-    for t in range(S):
-        k = slot(rel, t)
-        if o[k + F_INCOME] > 0.5:
-            for pw in range(4):
-                out4[pw] += o[k + F_G1 + pw]
 
 
 @njit(cache=True)

@@ -11,8 +11,8 @@ so that progress shows; its figure is A's share of the games won (par: 1/n). Wri
 `crossplay.csv` (one row per cell) and `crossplay.png` (a heatmap per table size: rows the
 lone agent, columns the field, the win rate over par in colour) under `--out`, and prints
 in Markdown the 4-player matrix (or the first size played) and the first agent's row at
-every size. The full default run plays 288 cells of 1000 games: about 25 minutes on one
-core of a 2-core machine.
+every size. The full default run plays 288 cells of 1000 games: about half an hour on
+one core of a 2-core machine.
 """
 
 from __future__ import annotations
