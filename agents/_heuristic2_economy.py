@@ -10,6 +10,7 @@ the guard follow from the threats at the table instead of from fixed margins.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from noir_env.core import constants as C
@@ -24,12 +25,14 @@ from ._heuristic_view import (
     I_ALIVE,
     I_DEF,
     I_FREE,
+    I_GTOP,
     I_INCOME,
     I_ITOP,
     I_MONEY,
     I_NBIZ,
     I_THREAT,
     I_TOP,
+    R_HO_ATTACKERS,
     R_PREP_FIRST,
     P,
     holding_money_win,
@@ -55,7 +58,8 @@ W2_AIM = 22  # chance that an opponent able to attack the observer does
 W2_ARMS = 23  # share of an elimination's worth that brings a gangster bringing it in reach
 W2_AWAY = 24  # cost of a point of power away from its place until the next turn (attackers hide)
 W2_BUDGET = 25  # worth of a coin the Deploy step still to come this turn needs (prep_first)
-NUM_WEIGHTS2 = 26
+W2_IDLE = 26  # worth per power of being able to attack, lost on a Hideout whose guards may not
+NUM_WEIGHTS2 = 27
 
 
 @njit(cache=True)
@@ -132,19 +136,28 @@ def deploy(o, info, mask, sc, w):
 
 
 @njit(cache=True)
+def idle_cost(o, w, p):
+    """What a power-p gangster loses on the Hideout where the Hideout's gangsters may not
+    attack (`noirbrough`, R3.1); 0 elsewhere."""
+    return 0.0 if rule(o, R_HO_ATTACKERS) > 0.5 else w[W2_IDLE] * p
+
+
+@njit(cache=True)
 def place(o, info, mask, sc, w):
     """Where a gangster goes (deploy_to, move_gangsters_to): onto the Hideout stack while
-    that lowers the risk (the Hideout itself first: no Drive-by, kidnap or Turncoat reaches
-    it, R5.4-R5.7), else onto the business with the most income to protect."""
+    that lowers the hazard (the Hideout itself first: no Drive-by, kidnap or Turncoat reaches
+    it, R5.4-R5.7, unless its gangsters may not attack, R3.1), else onto the business with
+    the most income to protect."""
     p = one_hot(o, O_SELPOW, 4) + 1.0
     guard = w[W2_STACK] * p - hazard_cost(o, info, w, p, 0.0, 0.0)
+    idle = idle_cost(o, w, p)
     top = int(info[0, I_TOP])
     for dst in range(C.NUM_PLACES):
         a = C.A_TO + dst
         if not mask[a]:
             continue
         if dst == C.PLACE_HIDEOUT:
-            sc[a] = guard + 0.3
+            sc[a] = guard + 0.3 - idle
             continue
         k = slot(0, dst)
         inc = o[k + F_INCOME]
@@ -171,12 +184,18 @@ def move_gangsters(o, info, mask, sc, w):
         if p > room:
             continue
         gain = w[W2_STACK] * p - hazard_cost(o, info, w, p, 0.0, 0.0) - 1.0
+        if top < 0 or info[0, I_ITOP] - info[0, I_GTOP] < p:
+            gain -= idle_cost(o, w, p)  # it would go onto the Hideout
         if gain <= 0.0:
             continue
         for t in range(C.NUM_SLOTS):
             a = C.A_FROM + pw * C.NUM_SOURCES + t
             if mask[a] and t != top:
                 sc[a] = gain
+
+
+# what a card drawn costs to deploy on average: the deck's gangsters and businesses (R1.1)
+DRAWN_COST = float((C.DECK_COUNTS[: C.B4 + 1] * (np.arange(C.B4 + 1) % 4)).sum() / C.DECK_SIZE)
 
 
 @njit(cache=True)
@@ -206,6 +225,7 @@ def draw(o, info, mask, sc, w):
         extra = n - 1.0
         if extra > 0.0 and near_win:
             continue
-        short = max(0.0, budget - money + extra) - max(0.0, budget - money)
+        need = budget + (DRAWN_COST * extra if budget > 0.0 else 0.0)  # the new cards too
+        short = max(0.0, need - money + extra) - max(0.0, budget - money)
         value = 1.0 + (worth - 1.0) * extra - w[W2_BUDGET] * short
         sc[a] = value - hazard_cost(o, info, w, 0.0, 0.0, -extra)

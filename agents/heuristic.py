@@ -81,6 +81,7 @@ class Style(V1Style):
     build: float = 1.96  # share of an elimination's worth paid for a gangster bringing it in reach
     away: float = 0.03  # cost of a point of attack power away (hiding) until the next turn
     budget: float = 20.0  # worth of a coin this turn's deploys need, where Draw comes first
+    idle: float = 0.5  # worth per power of attacking, lost on a Hideout whose guards may not
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
