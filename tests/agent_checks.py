@@ -40,3 +40,13 @@ def expected_phases(preset):
     whether to go on into a Hideout; `original` has no mulligan."""
     absent = {C.PH_CONTINUE} if preset != "original" else {C.PH_MULLIGAN}
     return DECISION_PHASES - absent
+
+
+def phases_seen(preset, agents, games, seed):
+    """`ask_along_random_games` at 3 to 6 players in both presentation modes (R2.5): the
+    union of the phases seen."""
+    seen = set()
+    for num_players in (3, 4, 5, 6):
+        for ask_all in (False, True):
+            seen |= ask_along_random_games(preset, num_players, ask_all, games, seed, agents)
+    return seen

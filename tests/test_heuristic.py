@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agent_checks import PRESETS, ask_along_random_games, expected_phases
+from agent_checks import PRESETS, expected_phases, phases_seen
 
 from agents import HeuristicV1Agent, RandomAgent, load, names
 from agents.heuristic_v1 import STYLES, Style
@@ -18,11 +18,7 @@ from train.match import play, seat_agents
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_always_legal_in_every_phase(preset, one_thread):
-    agents = [HeuristicV1Agent(style, seed=3) for style in STYLES]
-    seen = set()
-    for num_players in (3, 4, 5, 6):
-        for ask_all in (False, True):
-            seen |= ask_along_random_games(preset, num_players, ask_all, 12, 100, agents)
+    seen = phases_seen(preset, [HeuristicV1Agent(style, seed=3) for style in STYLES], 12, 100)
     assert seen >= expected_phases(preset), sorted(expected_phases(preset) - seen)
 
 
