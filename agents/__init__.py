@@ -1,9 +1,13 @@
 """Bundled agents behind one batched protocol: `act(obs[N, D], mask[N, A]) -> actions[N]`.
 
-`load(name, seed=None, **kwargs)` builds an agent by name (`"random"`, `"heuristic"`,
-`"heuristic-aggressive"`, `"heuristic-economic"`; `"ppo"` once a trained policy ships) or from
-a PPO policy file's path (`runs/<name>/policy.pt`); the
-vector environments and the tournament resolve agent names through it."""
+`load(name, seed=None, **kwargs)` builds an agent by name or from a PPO policy file's path
+(`runs/<name>/policy.pt`); `names()` lists the names: `"random"`; `"heuristic"` (the
+table-aware heuristic, `agents/heuristic.py`); `"heuristic-v1"` (the first one, with its
+styles `"heuristic-aggressive"` and `"heuristic-economic"`, `agents/heuristic_v1.py`); the
+scripted styles `"style-rusher"`, `"style-turtle"`, `"style-hoarder"`, `"style-racer"`,
+`"style-bully"` (`agents/styles.py`); `"ppo"` (the shipped policy). The vector environments
+and the tournament resolve agent names through it; `bench/strength.py` plays them all
+against each other."""
 
 from noir_env._numba_cache import configure as _configure_numba_cache
 
@@ -11,10 +15,19 @@ _configure_numba_cache()  # before any kernel module is imported
 
 from .district_heuristic import DistrictHeuristicAgent  # noqa: E402
 from .heuristic import HeuristicAgent  # noqa: E402
+from .heuristic_v1 import HeuristicV1Agent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
 
-__all__ = ["DistrictHeuristicAgent", "HeuristicAgent", "PPOAgent", "RandomAgent", "load", "names"]
+__all__ = [
+    "DistrictHeuristicAgent",
+    "HeuristicAgent",
+    "HeuristicV1Agent",
+    "PPOAgent",
+    "RandomAgent",
+    "load",
+    "names",
+]
 
 
 def __getattr__(name: str):

@@ -58,9 +58,9 @@ from ._heuristic_view import (
     P,
     S,
     attackers,
+    holding_money_win,
     max_threat,
     money_threshold,
-    my_turn,
     one_hot,
     pending_attack,
     phase_of,
@@ -160,8 +160,8 @@ def deploy(o, info, mask, sc, w):
     money = info[0, I_MONEY]
     thr = money_threshold(o)
     sc[C.A_END] = 0.0
-    if my_turn(o) and money >= thr:
-        return  # holding the money win: spend nothing (R6.2)
+    if holding_money_win(o, info):
+        return  # spend nothing (R6.2)
     threat = max_threat(info, -1)
     need_guard = danger(threat, info[0, I_DEF], w[W_MARGIN])
     room_stack = 3.0 - info[0, I_GH]
@@ -275,6 +275,13 @@ def add_attackers(o, info, mask, sc, avail):
     attackers(o, have)
     committed = have[0] + 2.0 * have[1] + 3.0 * have[2] + 4.0 * have[3]
     need = target_need(o, info, q, t) if q > 0 and t >= 0 else committed + 1.0
+    score_attackers(o, mask, sc, need, committed)
+
+
+@njit(cache=True)
+def score_attackers(o, mask, sc, need, committed):
+    """Confirm once `committed` power reaches `need`, else add the gangster the greedy plan
+    takes next (`attacker_score`)."""
     if mask[C.A_CONFIRM]:
         sc[C.A_CONFIRM] = 1e3 if committed >= need else -1e3
     for src in range(C.NUM_PLACES):
@@ -299,24 +306,28 @@ def continue_attack(o, info, mask, sc):
 
 # --- one decision ----------------------------------------------------------------------------
 @njit(cache=True)
+def read_table(o, mask):
+    """What a rule agent reads before it decides: (scores with the floor on the legal actions
+    and NEG elsewhere, the only legal action or -1, the seat summaries `info[rel, I_*]`, the
+    gangsters that may attack `avail[rank, pw]`, the phase)."""
+    sc = np.full(mask.shape[0], NEG)
+    only = floor_scores(mask, sc)
+    info = np.zeros((P, SEAT_INFO))
+    avail = np.zeros((3, 4))
+    if only < 0:  # a forced decision needs no reading
+        summarize(o, info)
+        available(o, avail)
+    return sc, only, info, avail, phase_of(o)
+
+
+@njit(cache=True)
 def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
     o, mask, w = borrowed(o), borrowed(mask), borrowed(w)
-    sc = np.full(mask.shape[0], NEG)
-    count, only = 0, -1
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            sc[a] = FALLBACK
-            count += 1
-            only = a
-    if count <= 1:
+    sc, only, info, avail, ph = read_table(o, mask)
+    if only >= 0:
         return only
-    info = np.zeros((P, SEAT_INFO))
-    summarize(o, info)
-    avail = np.zeros((3, 4))
-    available(o, avail)
-    ph = phase_of(o)
     if ph == C.PH_MULLIGAN:
         mulligan(o, info, mask, sc)
     elif ph == C.PH_MOVE:
@@ -349,6 +360,19 @@ def decide(o, mask, w, u):
 
 
 @njit(cache=True)
+def floor_scores(mask, sc):
+    """Give every legal action the floor score (sc holds NEG elsewhere); returns the legal
+    action if it is the only one, else -1."""
+    count, only = 0, -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            sc[a] = FALLBACK
+            count += 1
+            only = a
+    return only if count <= 1 else -1
+
+
+@njit(cache=True)
 def _idle(ph):
     """The active player's idle decision points, where reactions may be played (D10)."""
     return (
@@ -364,6 +388,13 @@ def _idle_reactions(o, info, mask, sc, w):
     """At an idle point a reaction worth playing goes before the step's own choice; one
     that is not stays out of the way of every step action."""
     reactions(o, info, mask, sc, w, False)
+    promote_plays(mask, sc)
+
+
+@njit(cache=True)
+def promote_plays(mask, sc):
+    """At an own idle point a reaction worth playing (score > 0) goes before the step's own
+    choice; one that is not stays below every step action."""
     for kind in range(6):
         a = C.A_PLAY + kind
         if mask[a]:

@@ -44,9 +44,9 @@ from ._heuristic_view import (
     F_G1,
     F_INCOME,
     F_KIDNAPS,
+    F_TURNCOAT,
     I_ALIVE,
     I_DEF,
-    I_MONEY,
     I_THREAT,
     I_TOP,
     R_DESTROY_STRICT,
@@ -54,9 +54,8 @@ from ._heuristic_view import (
     P,
     S,
     attackers,
+    holding_money_win,
     max_threat,
-    money_threshold,
-    my_turn,
     one_hot,
     p_dice_at_least,
     pending_attack,
@@ -289,7 +288,7 @@ def reactions(o, info, mask, sc, w, in_window):
     a = C.A_PLAY + C.PLAY_POKER
     if mask[a]:
         sc[a] = poker_value(o, info) - w[W_POKER_MIN]
-        if my_turn(o) and info[0, I_MONEY] >= money_threshold(o):
+        if holding_money_win(o, info):
             sc[a] = -1.0
     a = C.A_PLAY + C.PLAY_POLICE_CANCEL
     if mask[a]:
@@ -364,7 +363,7 @@ def turncoat_power(o, info, mask, sc, w):
             rel, t = r, C.TGT_ATTACK
         else:
             for s in range(S):
-                if o[slot(r, s) + 10] > 0.5:
+                if o[slot(r, s) + F_TURNCOAT] > 0.5:
                     rel, t = r, s
     for pw in range(4):
         a = C.A_POWER + pw

@@ -40,6 +40,7 @@ from noir_env.core.observe import (
     S_TROPH,
     SEAT_SIZE,
     SF,
+    SLOT_FEATURES,
 )
 from noir_env.core.rules import RULE_FIELDS
 
@@ -58,9 +59,15 @@ R_POKER_ALL_IN = RULE_FIELDS.index("poker_all_in")
 R_MONEY_WIN = RULE_FIELDS.index("money_win")
 R_MONEY_THR_3 = RULE_FIELDS.index("money_thr_3")
 
-# --- a business slot's features (observe.SLOT_FEATURES) --------------------------------------
-F_INCOME, F_G1, F_COVERS, F_ATTACKED, F_TARGET = 0, 1, 5, 6, 7
-F_KIDNAPS, F_DICE = 8, 9
+# --- a business slot's features (observe.SLOT_FEATURES, by name: the layout may grow) --------
+F_INCOME = SLOT_FEATURES.index("income")
+F_G1 = SLOT_FEATURES.index("gangsters_1")  # gangsters_1..4 follow in order
+F_COVERS = SLOT_FEATURES.index("covers_hideout")
+F_ATTACKED = SLOT_FEATURES.index("attacked_this_turn")
+F_TARGET = SLOT_FEATURES.index("attack_target")
+F_KIDNAPS = SLOT_FEATURES.index("police_kidnaps")
+F_DICE = SLOT_FEATURES.index("drivebys")
+F_TURNCOAT = SLOT_FEATURES.index("turncoat_target")
 
 # --- a seat summary row ----------------------------------------------------------------------
 (
@@ -155,6 +162,13 @@ def money_threshold(o):
     if rule(o, R_MONEY_WIN) < 0.5:
         return 1e9
     return rule(o, R_MONEY_THR_3 + num_players(o) - 3)
+
+
+@njit(cache=True)
+def holding_money_win(o, info):
+    """True during the observer's own turn while it holds the money win (R6.2): the coins
+    must stay until the turn ends."""
+    return my_turn(o) and info[0, I_MONEY] >= money_threshold(o)
 
 
 @njit(cache=True)

@@ -1,57 +1,44 @@
-"""A rule-based NOIR agent that reads the observation and the legal-action mask only.
+"""The NOIR heuristic, `agents.load("heuristic")`: a rule-based agent that reads the threats at
+the table, on the observation and the legal-action mask only.
 
     from agents.heuristic import HeuristicAgent
-    agent = HeuristicAgent(style="balanced", seed=0)
+    agent = HeuristicAgent(seed=0)
     actions = agent.act(obs, mask)        # obs float32 [N, OBS_SIZE], mask [N, NUM_ACTIONS]
 
-It never looks at the core state: everything it knows comes from the observer's view
-(docs/RULES.md, R7): the public table, the own hand, hand sizes, the pending attack and the
-window's queue. Every decision scores the legal actions and takes the best, so it is always
-legal; a decision with one legal action is taken at once. All of it runs in numba kernels
-over the batch, in parallel above a few dozen rows: `_heuristic_view` decodes the
-observation, `_heuristic_attack` plans and values attacks, `_heuristic_reactions` values the
-reaction cards, `_heuristic_policy` decides each phase.
+It is the first heuristic (`agents/heuristic_v1.py`, `agents.load("heuristic-v1")`) with the
+decisions that decide games rewritten around the threats at the table. Everything runs in
+numba kernels over the batch: `_table` reads the threats, `_heuristic2_economy` spends and
+guards, `_heuristic2_attack` attacks, `_heuristic2_reactions` plays the reaction cards,
+`_heuristic2_policy` decides each phase (with the first heuristic's kernels for the mulligan,
+Move Hideout, Discard and the Turncoat's power).
 
 Strategy (rule numbers from docs/RULES.md):
 
-- **Economy first.** Mulligan (R1.6) and Discard (R4.7) throw back the cards least worth
-  keeping (a gangster with nowhere to go, a Bribe) and fish for businesses when the hand has
-  none. Deploy (R4.5) puts down businesses before anything else (each pays its cost back in
-  one tribute); the first one covers the Hideout. Draw (R4.8) always takes the free card and
-  pays for more only with coins to spare (`draw_keep`) and turns left to use them.
-- **A buried, guarded Hideout.** Move Hideout (R4.6) buries it under the business adding the
-  most defense (income + gangsters). Gangsters, deployed or returning from HIDDEN (R4.2), go
-  to the Hideout stack while the strongest opponent's attack power (table + HIDDEN gangsters)
-  is within `margin` of its defense V = 3 + gangsters + covering business (R3.6), else to the
-  business that needs them. Attackers are taken off the stack last.
-- **Attacks that pay.** For every legal target the agent plans an attack (`_heuristic_attack`:
-  the weakest own gangsters that reach the defense, from businesses off the Hideout first) and
-  values it: money stolen (R3.4) or the breach payment with its d6 (R3.6), plus `harm` times
-  the damage to the defender (its business, income to come, killed gangsters), minus `loss`
-  times the own gangsters that die, minus the Hideout risk of sending its guards, with the
-  chance of eliminating (R3.8) worth a trophy, the cards taken and, when it is the second
-  elimination (war win, R6.1) or the last opponent, the game. It attacks the best target worth
-  more than `attack_min`, then adds exactly the planned gangsters one by one (phase
-  `attackers`). Raze-first rules (R3.7) go on into the Hideout only when the survivors breach.
-- **Reactions (R5)**, played in windows or at the own idle points when worth `react_min`:
-  Police cancel when an attack on the agent costs it (above all a breach that could eliminate
-  it) or hands a third player a win; Bribe against a standing Police that cancels the agent's
-  own good attack or kidnaps its Hideout guards (and to reinstate a Police protecting it);
-  Police kidnap to strip the defenders of its own pending attack, or the attackers of the
-  player about to attack (window before the Attack step, R5.2d) when they threaten its
-  Hideout; Drive-by to finish a weak business, soften its attack target, or thin a threat;
-  Turncoat on the most valuable reachable gangster (a pending attacker on its Hideout counts
-  for the loss it prevents; a 4 only with its own Casino where R5.7 asks); Poker Night when the
-  expected pot share of the host (2d6 keep the higher against 1d6 each) beats `poker_min`.
-- **Endgame awareness.** Damage to the leader, or to a player near the money win (R6.2) or one
-  elimination from a war win (R6.1), weighs more (`leader`, `stop`). Holding the money win at
-  its own turn it spends nothing; a tribute away from it, it keeps coins (`hoard`); once the
-  countdown runs (R6.3) it stops paying for cards it cannot deploy in time.
+- **Survive.** Before its next turn every opponent has a turn and can attack with all its
+  gangsters on the table and in hiding (R3.1, R4.2); a breach of the Hideout owes
+  (A - V) + d6 + I and a defender who cannot pay is out (R3.6, R3.8). Every choice that
+  spends coins or moves gangsters pays for the hazard of elimination it leaves
+  (`_table.hideout_hazard`: each opponent's threat give or take `spread`, aimed at the
+  agent in proportion to how much easier it is than the other Hideouts, `aim`) at
+  `elim_cost` coins. So the agent keeps coins back, puts gangsters on the Hideout and the
+  business covering it (in Move Gangsters too), keeps the room its HIDDEN gangsters need to
+  come back, and sends guards out only when the attack is worth the exposure. A Police in
+  hand covers part of the hazard (`shield`), and the last one is kept for the Hideout.
+- **Spend for a return.** Deploy values a business by the income it pays over the turns
+  left (`econ`, fewer once the countdown runs, R6.3), a gangster by its power (`gang`) and
+  by the elimination it brings within reach (`build`), each less its cost. Draw buys every
+  card it may (`card`), unless the coins are needed against elimination, for the Deploy
+  step still to come (`prep_first` rules, `budget`) or for a money win a tribute away (R6.2).
+- **Attack to eliminate.** A Hideout it can breach gets enough power for a certain
+  elimination (A >= V + money - I) when it has that much, else everything; in its Attack
+  step a Drive-by or a Police kidnap on the business covering a Hideout is played when
+  that makes the elimination likelier (R5.4, R5.6). Business attacks, the damage they are
+  worth (`harm`, more on the leader) and the other reactions follow the first heuristic.
 
-Styles (`STYLES`) change the weights: `balanced`; `aggressive` attacks for less, values
-damage more and buys gangsters that bring a rich Hideout within reach (`arms`); `economic`
-attacks only for clear gains, guards more, draws more and hoards harder for the money win.
-`seed` only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
+The weights (`Style`) were tuned together by an evolution strategy against heuristic-v1 (as
+the lone seat and among three of it), the rusher and bully styles at 4 players and
+heuristic-v1 under the noirbrough rules; `STYLES` has the one result, `balanced`. `seed`
+only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
 style and the seed, whatever the batch it sits in.
 """
 
@@ -62,94 +49,59 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from noir_env.spaces import NUM_ACTIONS
-
-from ._heuristic_attack import NUM_WEIGHTS
-from ._heuristic_policy import act_rows, act_rows_serial
-from .games import check_observation
-
-PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
+from ._heuristic2_economy import NUM_WEIGHTS2
+from ._heuristic2_policy import act_rows, act_rows_serial
+from ._rule_agent import RuleAgent
+from .heuristic_v1 import Style as V1Style
 
 
 @dataclass(frozen=True)
-class Style:
-    """The heuristic's weights and thresholds (score points: 1 = one coin = one point)."""
+class Style(V1Style):
+    """The heuristic's weights, in coins: the first heuristic's (`heuristic_v1.Style`, same
+    places in the kernels' weight vector, new defaults) and its own."""
 
-    attack_min: float = 1.0  # an attack must be worth at least this much
-    harm: float = 0.5  # value of one point of damage to an opponent
-    leader: float = 0.3  # extra harm weight on the leader, more near a money or war win
-    loss: float = 1.0  # cost of one point of own gangster power lost
-    guard: float = 12.0  # what a breach of the own Hideout costs beyond its money
-    margin: float = 2.0  # Hideout defense wanted above the strongest opponent's attack
-    elim: float = 15.0  # value of an elimination beyond the trophy and the cards taken
-    react_min: float = 1.5  # a reaction card must be worth at least this much
-    poker_min: float = 0.5  # expected coins a Poker Night must bring
-    draw_keep: float = 4.0  # coins kept back when paying for extra draws
-    econ: float = 4.0  # tributes a new business is expected to pay
-    noise: float = 0.05  # random near-tie breaking
-    arms: float = 0.0  # worth per power of a gangster that brings a rich Hideout within reach
-    hoard: float = 20.0  # cost of a deploy that puts the money win off by a turn
-    stop: float = 1.1  # extra harm weight on a player close to a money or war win
+    attack_min: float = 1.29
+    harm: float = 0.42
+    leader: float = 0.385
+    loss: float = 0.73
+    react_min: float = 3.42
+    poker_min: float = 0.3
+    econ: float = 2.73
+    hoard: float = 28.9
+    stop: float = 0.26
+    elim: float = 4.3
+    elim_cost: float = 39.5  # what being eliminated costs
+    gang: float = 1.13  # worth of one point of gangster power on the table
+    card: float = 17.7  # worth of one card drawn
+    shield: float = 0.72  # share of the elimination risk left while holding a Police
+    reach: float = 0.0  # attack power added to every opponent's visible threat
+    stack: float = 0.0  # worth of a point of power on the Hideout stack beyond the risk
+    spread: float = 6.75  # uncertainty of an opponent's attack power (+-, points)
+    aim: float = 0.53  # chance that an opponent able to attack the agent does
+    build: float = 1.96  # share of an elimination's worth paid for a gangster bringing it in reach
+    away: float = 0.03  # cost of a point of attack power away (hiding) until the next turn
+    budget: float = 20.0  # worth of a coin this turn's deploys need, where Draw comes first
+    idle: float = 0.5  # worth per power of attacking, lost on a Hideout whose guards may not
 
     def weights(self) -> np.ndarray:
-        """The float64 weight vector the kernels read (order of `_heuristic_attack.W_*`)."""
+        """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]
         out = np.array(values, np.float64)
-        assert out.shape == (NUM_WEIGHTS,)
+        assert out.shape == (NUM_WEIGHTS2,)
         return out
 
 
-STYLES: dict[str, Style] = {
-    "balanced": Style(),
-    "aggressive": Style(attack_min=-0.5, harm=0.8, leader=0.4, loss=0.7, margin=1.0, elim=25.0,
-                        react_min=1.0, draw_keep=3.0, arms=1.0, stop=1.5),
-    "economic": Style(attack_min=3.0, harm=0.3, loss=1.3, guard=18.0, margin=3.0, elim=10.0,
-                      react_min=2.0, poker_min=0.2, draw_keep=2.0, econ=6.0, hoard=30.0),
-}  # fmt: skip
+STYLES: dict[str, Style] = {"balanced": Style()}
 
 
-class HeuristicAgent:
+class HeuristicAgent(RuleAgent):
     """The heuristic with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`
     (module docstring). style: a name in `STYLES` or a `Style`. seed: varies how near-ties
-    are broken; None is seed 0, so an opponent loaded by name keeps an environment's games a
-    function of their seeds. noise: overrides the style's tie-break amplitude."""
+    are broken; None is seed 0. noise: overrides the style's tie-break amplitude."""
+
+    name = "heuristic"
+    _kernels = (act_rows, act_rows_serial)
 
     def __init__(self, style: str | Style = "balanced", seed: int | None = None,
                  noise: float | None = None):  # fmt: skip
-        if isinstance(style, str):
-            if style not in STYLES:
-                raise ValueError(f"unknown heuristic style {style!r}; styles: {sorted(STYLES)}")
-            style = STYLES[style]
-        if not isinstance(style, Style):
-            raise ValueError(f"style must be a name or a Style, got {style!r}")
-        if noise is not None:
-            if not np.isfinite(noise) or noise < 0:
-                raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
-            style = dataclasses.replace(style, noise=float(noise))
-        self.style = style
-        self.name = "heuristic"
-        self.game = "noir"  # agents.games: the game whose observations it reads
-        self._weights = style.weights()
-        seq = np.random.SeedSequence(0 if seed is None else seed)
-        self._salt = float(seq.generate_state(1, np.uint32)[0]) / 4294967296.0
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray | int:
-        """One legal action per row (an int for a 1-D obs/mask). Raises ValueError for
-        arrays of the wrong shape or a row without a legal action."""
-        obs = np.asarray(obs)
-        mask = np.asarray(mask)
-        if obs.ndim == 1 and mask.ndim == 1:
-            return int(self.act(obs[None], mask[None])[0])
-        check_observation(self.name, self.game, obs)
-        if mask.shape != (obs.shape[0], NUM_ACTIONS):
-            want = (obs.shape[0], NUM_ACTIONS)
-            raise ValueError(f"mask must have shape {want}, got {mask.shape}")
-        mask = mask.astype(np.bool_, copy=False)
-        empty = ~mask.any(axis=1)
-        if empty.any():
-            raise ValueError(f"row {int(np.flatnonzero(empty)[0])} of the mask has no legal action")
-        obs = np.ascontiguousarray(obs, dtype=np.float32)
-        out = np.empty(obs.shape[0], np.int64)
-        kernel = act_rows if obs.shape[0] >= PARALLEL_MIN else act_rows_serial
-        kernel(obs, np.ascontiguousarray(mask), self._weights, self._salt, out)
-        return out
+        self._use_style(style, STYLES, Style, noise, seed)

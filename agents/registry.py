@@ -1,5 +1,7 @@
-"""Agents by name: `load("random", seed=0)` or `load("heuristic", style="economic")` returns
-a ready agent with the batched protocol `act(obs[N, D], mask[N, A]) -> actions[N]`.
+"""Agents by name: `load("random", seed=0)`, `load("heuristic")` or
+`load("heuristic-v1", style="economic")` returns a ready agent with the batched protocol
+`act(obs[N, D], mask[N, A]) -> actions[N]`. Names hold no ':' (the tournament's agent specs
+use it for options: "heuristic-v1:style=economic"), hence `style-rusher` for a style.
 
 Agents that fit one game only say which in their `game` attribute ("noir" for the NOIR
 heuristics and PPO policies, "district_noir" for "district-heuristic") and refuse the other
@@ -20,8 +22,10 @@ from typing import Any
 
 from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
+from .heuristic_v1 import HeuristicV1Agent
 from .policies import SHIPPED_PPO_POLICY
 from .random_agent import RandomAgent
+from .styles import STYLE_NAMES, StyleAgent
 
 
 def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
@@ -30,13 +34,24 @@ def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
     return RandomAgent(seed=seed)
 
 
-def _heuristic(style: str = "balanced"):
-    def factory(seed: int | None = None, **kwargs: Any) -> HeuristicAgent:
+def _heuristic(style: str = "balanced", agent: type = HeuristicAgent, name: str = "heuristic"):
+    def factory(seed: int | None = None, **kwargs: Any):
         unknown = sorted(set(kwargs) - {"style", "noise"})
         if unknown:
-            raise ValueError(f"agent 'heuristic' takes style, noise and seed; got {unknown}")
+            raise ValueError(f"agent {name!r} takes style, noise and seed; got {unknown}")
         chosen = kwargs.get("style", style)
-        return HeuristicAgent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+        return agent(style=chosen, seed=seed, noise=kwargs.get("noise"))
+
+    return factory
+
+
+def _style(style: str):
+    def factory(seed: int | None = None, **kwargs: Any) -> StyleAgent:
+        if kwargs:
+            raise ValueError(
+                f"agent 'style-{style}' takes no options besides seed, got {sorted(kwargs)}"
+            )
+        return StyleAgent(style, seed=seed)
 
     return factory
 
@@ -60,9 +75,11 @@ def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) 
 _FACTORIES: dict[str, Callable[..., Any]] = {
     "random": _random,
     "heuristic": _heuristic("balanced"),
-    "heuristic-aggressive": _heuristic("aggressive"),
-    "heuristic-economic": _heuristic("economic"),
+    "heuristic-v1": _heuristic("balanced", HeuristicV1Agent, "heuristic-v1"),
+    "heuristic-aggressive": _heuristic("aggressive", HeuristicV1Agent, "heuristic-aggressive"),
+    "heuristic-economic": _heuristic("economic", HeuristicV1Agent, "heuristic-economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
+    **{f"style-{style}": _style(style) for style in STYLE_NAMES},  # agents/styles.py
 }
 
 if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships

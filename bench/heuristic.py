@@ -1,4 +1,6 @@
-"""Strength and speed of the heuristic agent (agents/heuristic.py), for the README.
+"""Strength and speed of the heuristic agent (agents/heuristic.py) against random play, and
+the first heuristic's three styles (agents/heuristic_v1.py), for the README. Its strength
+against the other baselines: bench/strength.py.
 
     python bench/heuristic.py                   # everything (a few minutes on 2 cores)
     python bench/heuristic.py --only speed      # decisions/s at N=4096
@@ -6,9 +8,9 @@
 
 `random`: one heuristic among random players, and one random player among heuristics, per
 preset and player count (the share of the wins of the lone agent, seats rotated, fixed
-seeds). `styles`: the three styles at one 3-, 4- (two balanced) and 6-player table (each
-twice). `speed`: decisions per second of `HeuristicAgent.act` over a batch of N=4096
-positions taken from random games.
+seeds). `styles`: the three styles of `heuristic-v1` at one 3-, 4- (two balanced) and
+6-player table (each twice). `speed`: decisions per second of `HeuristicAgent.act` over a
+batch of N=4096 positions taken from random games.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 import numpy as np
 
 from agents import load
-from agents.heuristic import STYLES
+from agents.heuristic_v1 import STYLES
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train.match import play
@@ -45,7 +47,7 @@ def vs_random(presets: list[str], players: list[int], games: int) -> None:
 
 
 def styles(presets: list[str], games: int) -> None:
-    agents = [load("heuristic", style=name, seed=k) for k, name in enumerate(STYLES)]
+    agents = [load("heuristic-v1", style=name, seed=k) for k, name in enumerate(STYLES)]
     tables = {3: [0, 1, 2], 4: [0, 1, 2, 0], 6: [0, 1, 2, 0, 1, 2]}
     print("| preset | table | " + " | ".join(STYLES) + " | games | mean length |")
     print("| --- | --- | " + " | ".join("---" for _ in STYLES) + " | --- | --- |")

@@ -1,73 +1,32 @@
-"""The heuristic agent (agents/heuristic.py): always legal in every phase, preset and player
-count; strong against random play on fixed seeds; deterministic; clear errors."""
+"""The first heuristic (agents/heuristic_v1.py, `heuristic-v1`): always legal in every phase,
+preset and player count; strong against random play on fixed seeds; deterministic; clear
+errors. The heuristic that replaced it and the scripted styles: tests/test_baselines.py."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
+from agent_checks import PRESETS, expected_phases, phases_seen
 
-from agents import HeuristicAgent, RandomAgent, load, names
-from agents.heuristic import STYLES, Style
+from agents import HeuristicV1Agent, RandomAgent, load, names
+from agents.heuristic_v1 import STYLES, Style
 from noir_env import core
 from noir_env.core import constants as C
-from noir_env.core.observe import O_PHASE
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train.match import play, seat_agents
-
-PRESETS = ("noirburg", "noirbrough", "original")
-DECISION_PHASES = set(range(C.NUM_PHASES)) - {C.PH_GAME_OVER}
-
-
-@pytest.fixture
-def one_thread():
-    """Small batches on a shared 2-core machine run faster without numba's thread team."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
-
-
-def ask_along_random_games(preset, num_players, ask_all, games, seed, agents):
-    """Play random games; at every decision ask each agent with the real observation and
-    mask and check that its answer is legal. Returns the phases seen."""
-    state = core.init(games, num_players, preset, seeds=seed, ask_all=ask_all)
-    driver = RandomAgent(seed)
-    seen = set()
-    for step in range(3000):
-        live = core.current_player(state) >= 0
-        if not live.any():
-            break
-        obs = core.observe(state)[live]
-        mask = core.legal_action_mask(state)[live]
-        seen.update(np.argmax(obs[:, O_PHASE : O_PHASE + C.NUM_PHASES], axis=1).tolist())
-        for agent in agents:
-            picks = agent.act(obs, mask)
-            assert mask[np.arange(len(picks)), picks].all(), (preset, num_players, step)
-            if step % 37 == 0:  # the 1-D call gives the batched answer
-                assert agent.act(obs[0], mask[0]) == picks[0]
-        core.step(state, driver.act(None, core.legal_action_mask(state)))
-    return seen
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_always_legal_in_every_phase(preset, one_thread):
-    agents = [HeuristicAgent(style, seed=3) for style in STYLES]
-    seen = set()
-    for num_players in (3, 4, 5, 6):
-        for ask_all in (False, True):
-            seen |= ask_along_random_games(preset, num_players, ask_all, 12, 100, agents)
-    # only raze-first rules ask whether to go on into a Hideout; `original` has no mulligan
-    absent = {C.PH_CONTINUE} if preset != "original" else {C.PH_MULLIGAN}
-    expected = DECISION_PHASES - absent
-    assert seen >= expected, sorted(expected - seen)
+    seen = phases_seen(preset, [HeuristicV1Agent(style, seed=3) for style in STYLES], 12, 100)
+    assert seen >= expected_phases(preset), sorted(expected_phases(preset) - seen)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_legal_when_heuristics_play(preset, one_thread):
     """Heuristics of every style at one table, every count: the core rejects any illegal
     action (strict step), and every game ends."""
-    agents = [HeuristicAgent(style, seed=k) for k, style in enumerate(STYLES)]
+    agents = [HeuristicV1Agent(style, seed=k) for k, style in enumerate(STYLES)]
     for n in (3, 5, 6):
         result = play(agents, [k % 3 for k in range(n)], 24, rules=preset, seed=7)
         assert result.finished.all()
@@ -76,7 +35,7 @@ def test_legal_when_heuristics_play(preset, one_thread):
 def test_strength_against_random(one_thread):
     """issue 9: one heuristic among three random players wins >= 90% of 4-player games;
     one random player among three heuristics wins <= 3% (fixed seeds)."""
-    h, r = load("heuristic", seed=0), load("random", seed=1)
+    h, r = load("heuristic-v1", seed=0), load("random", seed=1)
     alone = play([h, r], [0, 1, 1, 1], 240, seed=10_000)
     assert alone.finished.all()
     assert alone.win_share[:, 0].mean() >= 0.90
@@ -91,13 +50,13 @@ def test_deterministic_and_independent_of_the_batch(one_thread):
     for _ in range(40):
         core.step(state, driver.act(None, core.legal_action_mask(state)))
     obs, mask = core.observe(state), core.legal_action_mask(state).copy()
-    first = HeuristicAgent("aggressive", seed=9).act(obs, mask)
-    again = HeuristicAgent("aggressive", seed=9).act(obs, mask)
+    first = HeuristicV1Agent("aggressive", seed=9).act(obs, mask)
+    again = HeuristicV1Agent("aggressive", seed=9).act(obs, mask)
     np.testing.assert_array_equal(first, again)
     order = np.random.default_rng(1).permutation(200)
-    shuffled = HeuristicAgent("aggressive", seed=9).act(obs[order], mask[order])
+    shuffled = HeuristicV1Agent("aggressive", seed=9).act(obs[order], mask[order])
     np.testing.assert_array_equal(shuffled, first[order])  # a row's answer ignores the rest
-    singles = [HeuristicAgent("aggressive", seed=9).act(obs[k], mask[k]) for k in range(10)]
+    singles = [HeuristicV1Agent("aggressive", seed=9).act(obs[k], mask[k]) for k in range(10)]
     np.testing.assert_array_equal(singles, first[:10])
 
 
@@ -108,22 +67,23 @@ def test_match_seats_rotate():
 
 
 def test_registry_and_styles():
-    assert {"heuristic", "heuristic-aggressive", "heuristic-economic"} <= set(names())
+    assert {"heuristic-v1", "heuristic-aggressive", "heuristic-economic"} <= set(names())
+    assert isinstance(load("heuristic-v1"), HeuristicV1Agent)
     assert load("heuristic-economic").style == STYLES["economic"]
-    assert load("heuristic", style="aggressive").style == STYLES["aggressive"]
-    assert load("heuristic", noise=0.0).style.noise == 0.0
-    custom = HeuristicAgent(Style(attack_min=5.0))
+    assert load("heuristic-v1", style="aggressive").style == STYLES["aggressive"]
+    assert load("heuristic-v1", noise=0.0).style.noise == 0.0
+    custom = HeuristicV1Agent(Style(attack_min=5.0))
     assert custom.style.attack_min == 5.0
     with pytest.raises(ValueError, match="unknown heuristic style"):
-        load("heuristic", style="timid")
+        load("heuristic-v1", style="timid")
     with pytest.raises(ValueError, match="takes style, noise and seed"):
-        load("heuristic", depth=3)
+        load("heuristic-v1", depth=3)
     with pytest.raises(ValueError, match="noise"):
-        HeuristicAgent(noise=-1.0)
+        HeuristicV1Agent(noise=-1.0)
 
 
 def test_bad_arrays_raise():
-    agent = HeuristicAgent()
+    agent = HeuristicV1Agent()
     obs = np.zeros((2, OBS_SIZE), np.float32)
     mask = np.zeros((2, NUM_ACTIONS), np.int8)
     mask[:, C.A_END] = 1

@@ -1,0 +1,109 @@
+"""The heuristic's attacks (agents/heuristic.py documents the strategy): which target, with
+how many gangsters, and the attackers one by one, from the observation only.
+
+The attack arithmetic (outcome of a combat, breach payment, elimination) is the first
+heuristic's (`_heuristic_attack`); what changes is how much is sent at a Hideout and what
+sending it costs at home:
+- a breachable Hideout gets enough power for a certain elimination when the agent has it
+  (a breach owes (A - V) + d6 + I, so A >= V + money - I always eliminates, R3.6, R3.8),
+  else everything it has;
+- gangsters taken off the own Hideout stack are missing from its defense until the next
+  turn (attackers hide, R3.5), priced by the elimination risk that adds
+  (`_heuristic2_economy.hazard_cost`).
+The attackers phase recomputes the same plan from the same numbers (the power committed so
+far is added back), so the agent adds exactly the gangsters it chose the target for.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from noir_env.core import constants as C
+
+from ._heuristic2_economy import W2_AWAY, hazard_cost
+from ._heuristic_attack import (
+    W_ATTACK_MIN,
+    W_LOSS,
+    harm_weight,
+    outcome,
+    plan,
+    target_need,
+)
+from ._heuristic_policy import score_attackers
+from ._heuristic_view import (
+    I_ALIVE,
+    I_DEF,
+    I_ITOP,
+    I_MONEY,
+    R_RAZE_FIRST,
+    P,
+    S,
+    attackers,
+    pending_attack,
+    power,
+    rule,
+    target_action,
+)
+from ._table import available_power
+
+
+@njit(cache=True)
+def attack_need(o, info, q, t, total):
+    """Attack power aimed at (q, t) by an agent that can send `total`: a certain elimination
+    on a breachable Hideout if it can, else all it has; the first heuristic's need for
+    businesses, unbreachable Hideouts and raze-first rules (R3.7)."""
+    if t < S or rule(o, R_RAZE_FIRST) > 0.5:
+        return target_need(o, info, q, t)
+    v = info[q, I_DEF]
+    sure = v + max(0.0, info[q, I_MONEY] - info[q, I_ITOP])
+    if total >= sure:
+        return sure
+    if total >= v:
+        return total
+    return target_need(o, info, q, t)
+
+
+@njit(cache=True)
+def attack_value(o, info, q, t, atk, from_stack, w):
+    """Net worth to the observer of attacking (q, t) with `atk`, `from_stack` of its power
+    taken off the own Hideout stack."""
+    gain, harm, lost, _ = outcome(o, info, 0, q, t, atk, w)
+    value = gain + harm_weight(o, info, q, w) * harm - w[W_LOSS] * lost
+    value -= w[W2_AWAY] * (power(atk) - lost)  # attackers hide until the next turn (R3.5)
+    if from_stack > 0.0:
+        value -= hazard_cost(o, info, w, -from_stack, 0.0, 0.0)
+    return value
+
+
+@njit(cache=True)
+def attack_targets(o, info, mask, sc, w, avail):
+    """R3.1: the target whose planned attack is worth the most, if it beats W_ATTACK_MIN."""
+    sc[C.A_END] = w[W_ATTACK_MIN]
+    total = available_power(avail)
+    atk = np.zeros(4)
+    for rel in range(1, P):
+        if info[rel, I_ALIVE] < 0.5:
+            continue
+        for t in range(C.TGT_HIDEOUT + 1):
+            a = target_action(rel, t)
+            if not mask[a]:
+                continue
+            atk[:] = 0.0
+            added, from_stack = plan(avail, attack_need(o, info, rel, t, total), 0.0, atk)
+            if added > 0.5:
+                sc[a] = attack_value(o, info, rel, t, atk, from_stack, w)
+
+
+@njit(cache=True)
+def add_attackers(o, info, mask, sc, avail):
+    """Phase attackers: add the next gangster of the plan, or confirm once it is complete."""
+    q, t = pending_attack(o)
+    have = np.zeros(4)
+    attackers(o, have)
+    committed = power(have)
+    if q > 0 and t >= 0:
+        need = attack_need(o, info, q, t, available_power(avail) + committed)
+    else:
+        need = committed + 1.0
+    score_attackers(o, mask, sc, need, committed)
