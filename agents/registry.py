@@ -49,6 +49,15 @@ def _district_heuristic(seed: int | None = None, **kwargs: Any) -> DistrictHeuri
     return DistrictHeuristicAgent()
 
 
+def _ismcts(seed: int | None = None, **kwargs: Any) -> Any:
+    """The IS-MCTS search agent (agents/ismcts.py); kwargs are its `SearchConfig` options
+    (budget, time_ms, rollout, horizon, ...) and `style`. It plays through
+    `act_on_state(state, games)`, not `act(obs, mask)`."""
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed=seed, **kwargs)
+
+
 def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
     """The shipped PPO policy (or the policy file at `path`); torch is imported here only."""
     from .ppo_agent import PPOAgent
@@ -62,6 +71,7 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "heuristic-aggressive": _heuristic("aggressive"),
     "heuristic-economic": _heuristic("economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
+    "ismcts": _ismcts,  # a search agent: act_on_state(state, games)
 }
 
 SHIPPED_PPO_POLICY = Path(__file__).parent / "policies" / "ppo_noir.pt"
