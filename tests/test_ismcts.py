@@ -91,5 +91,5 @@ def test_search_beats_random_players():
     result = play_search_games(agent, "random", num_players=4, games=8, seed=0)
     rate, low, _ = result.win_rate()
     assert result.games == 8 and result.seat.tolist() == [0, 1, 2, 3] * 2
-    assert rate >= 0.75, result.summary()  # par is 25%
+    assert rate >= 0.5, result.summary()  # par is 25%
     assert result.decisions == agent.stats.decisions > 0

@@ -70,12 +70,13 @@ def play_search_games(
     rules: str = "noirburg",
 ) -> SearchGamesResult:
     """Play `games` games of `num_players`: `searcher` (an object with `act_on_state`) in
-    one seat, `opponent` (an agent name or an object with `act(obs, mask)`) in the others.
+    one seat, `opponent` (an object with `act(obs, mask)`, or an agent name, then loaded with
+    `seed`) in the others.
     Raises ValueError for an agent without the needed method or a bad count."""
     if not callable(getattr(searcher, "act_on_state", None)):
         raise ValueError(f"searcher must have act_on_state(state, games), got {searcher!r}")
     if isinstance(opponent, str):
-        opponent = agents.load(opponent)
+        opponent = agents.load(opponent, seed=seed)
     if not callable(getattr(opponent, "act", None)):
         raise ValueError(f"opponent must have act(obs, mask), got {opponent!r}")
     if not isinstance(games, int) or games < 1:
