@@ -30,6 +30,21 @@ from noir_env import core
 from .tournament import wilson_interval
 
 
+class ObservingAgent:
+    """A batched agent behind the state hook: `act_on_state(state, games)` shows it each
+    listed game as the acting seat observes it (`core.observe`, the legal-action mask), so
+    it can take the search agent's seat as a reference."""
+
+    def __init__(self, agent: Any):
+        if not callable(getattr(agent, "act", None)):
+            raise ValueError(f"agent must have act(obs, mask), got {agent!r}")
+        self.agent = agent
+
+    def act_on_state(self, state: core.State, games: np.ndarray) -> np.ndarray:
+        sub = core.take(state, np.asarray(games, np.int64))
+        return np.asarray(self.agent.act(core.observe(sub), core.legal_action_mask(sub)))
+
+
 @dataclass
 class SearchGamesResult:
     """The search agent's results over the games played."""
@@ -38,7 +53,8 @@ class SearchGamesResult:
     share: np.ndarray  # float64 [G]: its share of the win (1/k with k winners; 0 if it lost)
     seat: np.ndarray  # int64 [G]: its seat
     decisions: int  # decisions it was asked (fast mode: two or more legal actions)
-    ms_per_decision: float  # its mean thinking time per decision
+    ms_per_decision: float  # its mean thinking time per decision (wall clock)
+    cpu_ms_per_decision: float  # the same in CPU time of this process (contention aside)
     seconds: float  # wall time of the whole run
 
     @property
@@ -57,7 +73,7 @@ class SearchGamesResult:
         return (
             f"{self.num_players}p, {self.games} games: win {100 * rate:.1f}% "
             f"[{100 * low:.1f}, {100 * high:.1f}] (par {100 / self.num_players:.1f}%), "
-            f"{self.ms_per_decision:.1f} ms/decision over {self.decisions} decisions"
+            f"{self.cpu_ms_per_decision:.1f} CPU ms/decision over {self.decisions} decisions"
         )
 
 
@@ -84,7 +100,7 @@ def play_search_games(
     start = time.perf_counter()
     state = core.init(games, num_players, rules, seeds=seed)
     seat = np.arange(games, dtype=np.int64) % num_players
-    decisions, thinking = 0, 0.0
+    decisions, thinking, thinking_cpu = 0, 0.0, 0.0
     actions = np.zeros(games, np.int64)
     while True:
         actor = core.current_player(state)
@@ -94,9 +110,10 @@ def play_search_games(
         mine = np.flatnonzero(live & (actor == seat))
         theirs = np.flatnonzero(live & (actor != seat))
         if mine.size:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             actions[mine] = searcher.act_on_state(state, mine)
             thinking += time.perf_counter() - t0
+            thinking_cpu += time.process_time() - c0
             decisions += mine.size
         if theirs.size:
             sub = core.take(state, theirs)
@@ -110,5 +127,6 @@ def play_search_games(
         seat=seat,
         decisions=decisions,
         ms_per_decision=1e3 * thinking / max(decisions, 1),
+        cpu_ms_per_decision=1e3 * thinking_cpu / max(decisions, 1),
         seconds=time.perf_counter() - start,
     )
