@@ -93,3 +93,31 @@ def test_search_beats_random_players():
     assert result.games == 8 and result.seat.tolist() == [0, 1, 2, 3] * 2
     assert rate >= 0.5, result.summary()  # par is 25%
     assert result.decisions == agent.stats.decisions > 0
+
+
+def test_paired_choice_keeps_the_heuristic_unless_an_action_is_clearly_better():
+    from agents.ismcts import paired_choice
+
+    n = 100
+    rng = np.random.default_rng(0)
+    base = rng.random(n)  # action 0's values over n common worlds
+    for gain, noise, expect in ((0.05, 0.01, 1), (0.002, 0.1, 0), (-0.05, 0.01, 0)):
+        other = base + gain + noise * rng.standard_normal(n)
+        paired = np.array(
+            [
+                [base.sum(), 0.0, 0.0],
+                [other.sum(), (other - base).sum(), ((other - base) ** 2).sum()],
+            ]
+        )
+        assert paired_choice(paired, n, z=2.0) == expect
+    # z = 0: the best mean, however small the gain
+    paired = np.array([[10.0, 0.0, 0.0], [10.5, 0.5, 30.0]])
+    assert paired_choice(paired, n, z=0.0) == 1 and paired_choice(paired, n, z=2.0) == 0
+
+
+def test_a_time_budget_stops_the_search():
+    s = midgame_positions()
+    agent = ISMCTSAgent(seed=0, budget=10**6, time_ms=5.0, horizon=2)
+    a = agent.act_on_state(s, [0, 1])
+    assert core.legal_action_mask(s)[[0, 1], a].all()
+    assert agent.stats.seconds < 2.0 and 0 < agent.stats.iterations < 10**5
