@@ -75,14 +75,14 @@ MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (t
 class SearchConfig:
     """What one decision's search may spend and how it values a position."""
 
-    budget: int = 200  # iterations per decision (the deterministic budget)
+    budget: int = 400  # rollouts per decision (the deterministic budget)
     time_ms: float | None = None  # also stop after this many milliseconds (checked per chunk)
     rollout: str = "heuristic"  # rollout policy: "heuristic" or "random"
     horizon: int = 8  # turns a rollout plays before it is evaluated (0: to the end)
     c: float = 0.7  # UCB1 exploration constant (values are in [0, 1])
-    temperature: float = 8.0  # score points of the horizon evaluation's softmax
+    temperature: float = 4.0  # score points of the horizon evaluation's softmax
     depth: int = 1  # the seat's decisions an iteration walks down the tree (1: root only)
-    z: float = 2.0  # standard errors by which an action must beat the heuristic's choice
+    z: float = 1.0  # standard errors by which an action must beat the heuristic's choice
 
     def check(self) -> None:
         """Raise ValueError naming the first bad field."""
