@@ -28,12 +28,12 @@ modelled by it, never searched) until the game ends or `horizon` turns have begu
 of the seat is its share of the win, or at the horizon a softmax of the living players'
 scores (R6.4) at `temperature` points.
 
-The root decision trusts the rollout policy's own choice (the heuristic's) unless the best
-other action beats it by more than `z` standard errors of their paired difference: with a
-few hundred rollouts most alternatives are within noise of each other, and picking by noise
-among them plays much worse than the heuristic (measured: 0% of 4-player games against
-three heuristics when the most visited action of plain UCB was played, docs/ISMCTS.md).
-So `depth=1` (the default, the best measured) is a one-step policy improvement of the
+The root decision trusts the heuristic's choice unless the best other action beats it by
+more than `z` standard errors of their paired difference: with a few hundred rollouts most
+alternatives are within noise of each other, and picking by noise among them plays much
+worse than the heuristic (docs/ISMCTS.md: a first version that played the most visited
+action of plain IS-MCTS won none of 200 4-player games against three heuristics). So
+`depth=1` (the default; depth 3 measured no better) is a one-step policy improvement of the
 heuristic by determinized Monte Carlo; deeper trees are IS-MCTS proper. A decision with one
 legal action is played without search.
 
@@ -75,7 +75,7 @@ MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (t
 class SearchConfig:
     """What one decision's search may spend and how it values a position."""
 
-    budget: int = 400  # rollouts per decision (the deterministic budget)
+    budget: int = 400  # rollouts per decision (at least one per root action)
     time_ms: float | None = None  # also stop after this many milliseconds (checked per chunk)
     rollout: str = "heuristic"  # rollout policy: "heuristic" or "random"
     horizon: int = 8  # turns a rollout plays before it is evaluated (0: to the end)
@@ -87,7 +87,7 @@ class SearchConfig:
     def check(self) -> None:
         """Raise ValueError naming the first bad field."""
         if not isinstance(self.budget, int | np.integer) or self.budget < 1:
-            raise ValueError(f"budget must be an int >= 1 (iterations), got {self.budget!r}")
+            raise ValueError(f"budget must be an int >= 1 (rollouts), got {self.budget!r}")
         if self.time_ms is not None and not (np.isfinite(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a number > 0 or None, got {self.time_ms!r}")
         if self.rollout not in ROLLOUTS:
@@ -222,8 +222,8 @@ class ISMCTSAgent:
 
 
 def paired_choice(paired: np.ndarray, n: int, z: float) -> int:
-    """Row of the action to play: the best mean value, if it beats action 0 (the rollout
-    policy's own choice) by more than z standard errors of their paired difference over
+    """Row of the action to play: the best mean value, if it beats action 0 (the
+    heuristic's choice) by more than z standard errors of their paired difference over
     the n common worlds; else 0."""
     mean = paired[:, 0] / n
     best = int(np.argmax(mean))
