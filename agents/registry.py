@@ -65,6 +65,15 @@ def _district_heuristic(seed: int | None = None, **kwargs: Any) -> DistrictHeuri
     return DistrictHeuristicAgent()
 
 
+def _ismcts(seed: int | None = None, **kwargs: Any) -> Any:
+    """The IS-MCTS search agent (agents/ismcts.py); kwargs are its `SearchConfig` options
+    (budget, time_ms, rollout, horizon, ...) and `style`. It plays through
+    `act_on_state(state, games)`, not `act(obs, mask)`."""
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed=seed, **kwargs)
+
+
 def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
     """The shipped PPO policy (or the policy file at `path`); torch is imported here only."""
     from .ppo_agent import PPOAgent
@@ -80,6 +89,7 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "heuristic-economic": _heuristic("economic", HeuristicV1Agent, "heuristic-economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
     **{f"style-{style}": _style(style) for style in STYLE_NAMES},  # agents/styles.py
+    "ismcts": _ismcts,  # a search agent: act_on_state(state, games)
 }
 
 if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships

@@ -16,6 +16,7 @@ from .api import (
     settle_forced,
     step,
 )
+from .belief import sample_hidden
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take
 
@@ -35,6 +36,7 @@ __all__ = [
     "legal_action_mask",
     "observe",
     "refresh",
+    "sample_hidden",
     "scores",
     "settle_forced",
     "step",

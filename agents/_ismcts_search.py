@@ -1,0 +1,220 @@
+"""The compiled part of the IS-MCTS agent (agents/ismcts.py documents the method).
+
+One search runs `iterate` in chunks of iterations over a tree kept in plain arrays, so that
+the caller can stop on a time budget between chunks. An iteration copies the root game,
+re-deals what the searching seat cannot see (`core.belief.resample_game`), walks the tree
+of the seat's own decisions, adds one node, plays on with the rollout policy and backs the
+seat's value up the path.
+
+Tree arrays (node 0 is the root, which has no action):
+    nodes int32 [M, 5]: first child, next sibling, action, visits, availability
+    value float64 [M]: the sum of the values backed up through the node
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from noir_env.core import constants as C
+from noir_env.core.api import step_one
+from noir_env.core.belief import resample_game
+from noir_env.core.countdown import score
+from noir_env.core.mask import count_legal, nth_legal
+from noir_env.core.observe import OBS_SIZE, write_observation
+from noir_env.core.refcount import borrowed
+from noir_env.core.rules import rules_of
+
+from ._heuristic_policy import decide
+
+FIRST, SIBLING, ACTION, VISITS, AVAIL = range(5)
+NODE_FIELDS = 5
+ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1
+# the float64 parameter row (agents/ismcts.py SearchConfig.params)
+P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH = range(5)
+MAX_SIM_STEPS = 20_000  # a game takes a few hundred decisions; this only stops a runaway
+
+
+@njit(cache=True)
+def next_u64(rng):
+    """Advance the search's own xorshift64 generator (rng[0], never 0)."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return x
+
+
+@njit(cache=True)
+def uniform(rng):
+    return np.float64(next_u64(rng) >> np.uint64(11)) / 9007199254740992.0
+
+
+@njit(cache=True)
+def policy_action(s, kind, weights, obs, rng):
+    """The rollout policy's action for game 0's actor: uniform over the legal actions, or
+    the heuristic agent's choice on that actor's observation."""
+    mask = s[0].mask
+    if kind == ROLLOUT_RANDOM:
+        return nth_legal(mask, np.int64(next_u64(rng) % np.uint64(count_legal(mask))))
+    write_observation(s, 0, s[0].actor, obs)
+    return decide(obs, mask, weights, uniform(rng))
+
+
+@njit(cache=True)
+def evaluate(s, seat, temperature):
+    """The seat's value of game 0 in [0, 1]: its share of the win once the game is over;
+    before, a softmax of the living players' scores (R6.4) at `temperature` points."""
+    g = s[0]
+    n = g.num_players
+    if g.phase == C.PH_GAME_OVER:
+        k = 0
+        for q in range(n):
+            k += g.winners[q]
+        return g.winners[seat] / k if k > 0 else 0.0
+    if not g.alive[seat]:
+        return 0.0
+    r = rules_of(s, 0)
+    mine = score(s, r, 0, seat)
+    total = 0.0
+    for q in range(n):
+        if g.alive[q]:
+            total += np.exp((score(s, r, 0, q) - mine) / temperature)
+    return 1.0 / total
+
+
+@njit(cache=True)
+def new_node(nodes, count, parent, action):
+    """Add a child of `parent` for `action`; -1 when the tree is full."""
+    k = count[0]
+    if k >= nodes.shape[0]:
+        return -1
+    count[0] = k + 1
+    nodes[k, FIRST] = -1
+    nodes[k, ACTION] = action
+    nodes[k, VISITS] = 0
+    nodes[k, AVAIL] = 0
+    nodes[k, SIBLING] = nodes[parent, FIRST]
+    nodes[parent, FIRST] = k
+    return k
+
+
+@njit(cache=True)
+def select(s, node, nodes, value, count, c, seen, weights, obs, rng):
+    """One step down the tree at the seat's decision in game 0: every legal child gains
+    availability (SO-ISMCTS); a legal action without a child is expanded (the heuristic's
+    choice first), else the child of best UCB1. Returns (action, child): child is the new
+    node when one was added, -1 when the tree is full."""
+    mask = s[0].mask
+    legal = count_legal(mask)
+    best, best_ucb, known = -1, -1.0, 0
+    k = nodes[node, FIRST]
+    while k >= 0:
+        a = nodes[k, ACTION]
+        if mask[a]:
+            seen[a] = True
+            known += 1
+            nodes[k, AVAIL] += 1
+            n = nodes[k, VISITS]
+            ucb = value[k] / n + c * np.sqrt(np.log(nodes[k, AVAIL]) / n)
+            if ucb > best_ucb:
+                best, best_ucb = k, ucb
+        k = nodes[k, SIBLING]
+    if known < legal:
+        a = policy_action(s, ROLLOUT_HEURISTIC, weights, obs, rng)
+        if seen[a]:
+            pick = np.int64(next_u64(rng) % np.uint64(legal - known))
+            for b in range(mask.shape[0]):
+                if mask[b] and not seen[b]:
+                    if pick == 0:
+                        a = b
+                        break
+                    pick -= 1
+        best = new_node(nodes, count, node, a)
+        if best >= 0:
+            nodes[best, AVAIL] = 1
+    else:
+        a = nodes[best, ACTION]
+    k = nodes[node, FIRST]
+    while k >= 0:  # clear the scratch marks for the next call
+        seen[nodes[k, ACTION]] = False
+        k = nodes[k, SIBLING]
+    return a, best
+
+
+@njit(cache=True)
+def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_turn):
+    """Play game 0 on from just after the root action whose node is `node`: down the tree
+    of the seat's decisions (at most `depth` - 1 more), adding one node, then the rollout
+    policy until the game ends or the horizon; back the seat's value up the path and
+    return it."""
+    nodes, value, count = tree
+    c, kind, horizon = params[P_C], np.int64(params[P_ROLLOUT]), np.int64(params[P_HORIZON])
+    max_depth = np.int64(params[P_DEPTH])
+    rewards = np.zeros((1, C.MAX_PLAYERS), np.float32)
+    flags = np.zeros(2, np.bool_)
+    path[0] = node
+    depth, in_tree = 0, nodes[node, VISITS] > 0
+    for _ in range(MAX_SIM_STEPS):
+        if s[0].phase == C.PH_GAME_OVER or (horizon > 0 and s[0].turn_no - start_turn >= horizon):
+            break
+        if in_tree and s[0].actor == seat and depth + 1 < max_depth:
+            a, node = select(s, node, nodes, value, count, c, seen, weights, obs, rng)
+            in_tree = node >= 0 and nodes[node, VISITS] > 0  # else a new leaf or a full tree
+            if node >= 0:
+                depth += 1
+                path[depth] = node
+        else:
+            a = policy_action(s, kind, weights, obs, rng)
+        step_one(s, 0, a, rewards, flags[0:1], flags[1:2])
+    v = evaluate(s, seat, params[P_TEMPERATURE])
+    for d in range(depth + 1):
+        nodes[path[d], VISITS] += 1
+        value[path[d]] += v
+    return v
+
+
+@njit(cache=True)
+def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, iters):
+    """`iters` iterations from the one-game state `root` (work: scratch of its shape). Each
+    draws one determinization (a re-deal from `seat`'s view, `core.belief`) and one seed for
+    the rollouts, and plays every root action from that same world with that same seed (common
+    random numbers), so that two root actions are compared on the same hidden cards and
+    dice. Node k + 1 of the tree is root action k. paired[k] accumulates, over iterations,
+    [value of action k, its difference to action 0, that difference squared]."""
+    raw_root, raw_work = root.view(np.uint8), work.view(np.uint8)
+    s = borrowed(work)
+    obs = np.zeros(OBS_SIZE, np.float32)
+    seen = np.zeros(C.NUM_ACTIONS, np.bool_)
+    path = np.zeros(MAX_SIM_STEPS + 1, np.int64)
+    rewards = np.zeros((1, C.MAX_PLAYERS), np.float32)
+    flags = np.zeros(2, np.bool_)
+    sim_rng = np.zeros(1, np.uint64)
+    vals = np.zeros(root_actions.shape[0])
+    for _ in range(iters):
+        world = next_u64(rng) | np.uint64(1)
+        roll = next_u64(rng) | np.uint64(1)
+        for k in range(root_actions.shape[0]):
+            raw_work[:] = raw_root
+            resample_game(s, 0, seat, world)
+            s[0].ask_all = 0  # the same game, with forced decisions taken inside (R2.5)
+            start = s[0].turn_no
+            step_one(s, 0, root_actions[k], rewards, flags[0:1], flags[1:2])
+            sim_rng[0] = roll
+            vals[k] = simulate(s, seat, k + 1, tree, params, weights, obs, seen, path, sim_rng,
+                               start)  # fmt: skip
+        for k in range(root_actions.shape[0]):
+            d = vals[k] - vals[0]
+            paired[k, 0] += vals[k]
+            paired[k, 1] += d
+            paired[k, 2] += d * d
+        tree[0][0, VISITS] += 1
+
+
+@njit(cache=True)
+def rollout_choice(root, weights, u):
+    """The heuristic's action in game 0 of `root` for its actor (u: its tie-break draw)."""
+    obs = np.zeros(OBS_SIZE, np.float32)
+    write_observation(root, 0, root[0].actor, obs)
+    return decide(obs, root[0].mask, weights, u)

@@ -1,0 +1,234 @@
+"""Information-set Monte Carlo search for NOIR (single-observer IS-MCTS, Cowling, Powley and
+Whitehouse 2012, over determinizations from `core.sample_hidden`), with rollouts played by
+the compiled rules core.
+
+    agent = agents.load("ismcts", budget=200, seed=0)
+    actions = agent.act_on_state(state, games)   # the hook: the state, not obs/mask
+
+**The hook.** Search needs the game, which the batched protocol `act(obs, mask)` does not
+carry, so a search agent has `act_on_state(state, games) -> actions`: for each game index in
+`games` it returns the action of that game's current player (`core.current_player`). It
+never reads what that player cannot see: the first thing it does with a game is
+`core.sample_hidden` from the acting seat (a re-deal that is a function of the seat's
+information and the seed alone), and the search only ever works on that copy and on
+re-deals of it. So its choice is the same in every state the seat cannot tell apart
+(tested in tests/test_ismcts.py). `agent.uses_state` is True for callers that dispatch.
+
+**The search** (docs/ISMCTS.md has the measurements). Each iteration draws one
+*determinization*: a re-deal of the hidden cards and the dice from the seat's view
+(`core.belief`) and one seed for the rollout policy. From that same world every legal root
+action is played and the game goes on to the evaluation (common random numbers: two root
+actions are compared on the same hidden cards, dice and opponent choices, so their paired
+difference is far less noisy than either value). Below a root action, with `depth` > 1, the
+iteration walks the single-observer IS-MCTS tree of the seat's own later decisions: every
+legal child gains one *availability*, the child of best UCB1 (mean + c sqrt(ln availability
+/ visits)) is followed until a legal action without a node, which is added (the heuristic's
+choice first). Then the rollout policy plays every seat (the other seats' decisions are
+modelled by it, never searched) until the game ends or `horizon` turns have begun. The value
+of the seat is its share of the win, or at the horizon a softmax of the living players'
+scores (R6.4) at `temperature` points.
+
+The root decision trusts the heuristic's choice unless the best other action beats it by
+more than `z` standard errors of their paired difference: with a few hundred rollouts most
+alternatives are within noise of each other, and picking by noise among them plays much
+worse than the heuristic (docs/ISMCTS.md: a first version that played the most visited
+action of plain IS-MCTS won none of 200 4-player games against three heuristics). So
+`depth=1` (the default; depth 3 measured no better) is a one-step policy improvement of the
+heuristic by determinized Monte Carlo; deeper trees are IS-MCTS proper. A decision with one
+legal action is played without search.
+
+Rollout policies: "heuristic" (the `heuristic` agent's kernels on each actor's observation,
+about 4 us a decision) or "random" (uniform legal actions, about 1 us); docs/ISMCTS.md
+measures which plays better per millisecond, and the budgets.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from noir_env import core
+from noir_env.core.mask import count_legal
+from noir_env.core.rng import seed_to_state
+from noir_env.core.state import kernel_view
+
+from ._ismcts_search import (
+    ACTION,
+    FIRST,
+    NODE_FIELDS,
+    ROLLOUT_HEURISTIC,
+    ROLLOUT_RANDOM,
+    SIBLING,
+    iterate,
+    rollout_choice,
+)
+from .heuristic import STYLES
+
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+CHUNK = 8  # iterations between two looks at the clock
+MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (time budgets)
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What one decision's search may spend and how it values a position."""
+
+    budget: int = 400  # rollouts per decision (at least one per root action)
+    time_ms: float | None = None  # also stop after this many milliseconds (checked per chunk)
+    rollout: str = "heuristic"  # rollout policy: "heuristic" or "random"
+    horizon: int = 8  # turns a rollout plays before it is evaluated (0: to the end)
+    c: float = 0.7  # UCB1 exploration constant (values are in [0, 1])
+    temperature: float = 4.0  # score points of the horizon evaluation's softmax
+    depth: int = 1  # the seat's decisions an iteration walks down the tree (1: root only)
+    z: float = 1.0  # standard errors by which an action must beat the heuristic's choice
+
+    def check(self) -> None:
+        """Raise ValueError naming the first bad field."""
+        if not isinstance(self.budget, int | np.integer) or self.budget < 1:
+            raise ValueError(f"budget must be an int >= 1 (rollouts), got {self.budget!r}")
+        if self.time_ms is not None and not (np.isfinite(self.time_ms) and self.time_ms > 0):
+            raise ValueError(f"time_ms must be a number > 0 or None, got {self.time_ms!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {self.rollout!r}")
+        if not isinstance(self.horizon, int | np.integer) or self.horizon < 0:
+            raise ValueError(f"horizon must be an int >= 0 (turns), got {self.horizon!r}")
+        if not isinstance(self.depth, int | np.integer) or self.depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {self.depth!r}")
+        if not (np.isfinite(self.z) and self.z >= 0):
+            raise ValueError(f"z must be a number >= 0, got {self.z!r}")
+        for name in ("c", "temperature"):
+            v = getattr(self, name)
+            if not (np.isfinite(v) and v > 0):
+                raise ValueError(f"{name} must be a number > 0, got {v!r}")
+
+    def params(self) -> np.ndarray:
+        """The float64 parameter row of `_ismcts_search.iterate`."""
+        kind = ROLLOUTS[self.rollout]
+        row = [self.c, kind, self.horizon, self.temperature, self.depth]  # P_* order
+        return np.array(row, np.float64)
+
+
+@dataclass
+class SearchStats:
+    """Totals over the decisions an agent took (`ISMCTSAgent.stats`)."""
+
+    decisions: int = 0  # every action returned
+    searched: int = 0  # of those, decisions with two or more legal actions
+    iterations: int = 0  # determinizations drawn
+    rollouts: int = 0  # games played on from them (one per root action and iteration)
+    overrides: int = 0  # searched decisions where the search did not play the heuristic's choice
+    seconds: float = 0.0  # wall time spent deciding
+    cpu_seconds: float = 0.0  # CPU time of this process spent deciding (one core, one thread)
+
+    def ms_per_decision(self, cpu: bool = True) -> float:
+        return 1e3 * (self.cpu_seconds if cpu else self.seconds) / max(self.decisions, 1)
+
+    def ms_per_search(self, cpu: bool = True) -> float:
+        return 1e3 * (self.cpu_seconds if cpu else self.seconds) / max(self.searched, 1)
+
+
+class ISMCTSAgent:
+    """IS-MCTS over the core (module docstring). Options are `SearchConfig`'s fields;
+    `seed` seeds the re-deals and the rollouts (None: 0). `style` names the heuristic whose
+    kernels play the rollouts."""
+
+    uses_state = True  # plays through act_on_state(state, games), not act(obs, mask)
+
+    def __init__(self, seed: int | None = None, style: str = "balanced", **options):
+        unknown = sorted(set(options) - set(SearchConfig.__dataclass_fields__))
+        if unknown:
+            fields = sorted(SearchConfig.__dataclass_fields__)
+            raise ValueError(f"unknown ismcts options {unknown}; options: {fields}, seed, style")
+        if style not in STYLES:
+            raise ValueError(f"unknown heuristic style {style!r}; styles: {sorted(STYLES)}")
+        self.config = SearchConfig(**options)
+        self.config.check()
+        self.name = "ismcts"
+        self.game = "noir"
+        self.stats = SearchStats()
+        self._params = self.config.params()
+        self._weights = STYLES[style].weights()
+        self._seeds = np.random.default_rng(0 if seed is None else seed)
+
+    def act_on_state(self, state: core.State, games: np.ndarray | list[int] | None = None):
+        """int64 [len(games)]: the action of each listed game's current player, chosen from
+        that player's information only (module docstring). games: indices into `state`
+        (default: every game not over). Raises ValueError for a finished game or a bad
+        index."""
+        kv = kernel_view(state)
+        if games is None:
+            games = np.flatnonzero(kv["actor"] >= 0)
+        idx = np.asarray(games, dtype=np.int64).reshape(-1)
+        if idx.size and (idx.min() < -kv.shape[0] or idx.max() >= kv.shape[0]):
+            raise ValueError(f"games must index the batch of {kv.shape[0]}, got {idx.tolist()}")
+        out = np.empty(idx.shape[0], np.int64)
+        for k, g in enumerate(idx.tolist()):
+            if kv["actor"][g] < 0:
+                raise ValueError(f"game {g} is over: it has no player to act")
+            out[k] = self._decide(state, g)
+        return out
+
+    def _decide(self, state: core.State, g: int) -> int:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        root = core.take(state, g)
+        mask = root.mask[0]
+        self.stats.decisions += 1
+        if count_legal(mask) == 1:
+            action = int(np.flatnonzero(mask)[0])
+        else:
+            seat = int(root.actor[0])
+            seed = int(self._seeds.integers(0, 2**62))
+            # the search sees this re-deal of the game, never the game itself
+            view = core.sample_hidden(root, seat, seeds=seed)
+            action = self._search(kernel_view(view), seat, seed)
+            self.stats.searched += 1
+        self.stats.seconds += time.perf_counter() - start
+        self.stats.cpu_seconds += time.process_time() - start_cpu
+        return action
+
+    def _search(self, root: np.ndarray, seat: int, seed: int) -> int:
+        cfg = self.config
+        rng = np.array([seed_to_state(seed ^ 0x5EA5C4)], np.uint64)
+        first = rollout_choice(root, self._weights, float(np.random.default_rng(seed).random()))
+        legal = np.flatnonzero(root["mask"][0])
+        actions = np.concatenate([[first], legal[legal != first]]).astype(np.int64)
+        iters = max(1, cfg.budget // actions.shape[0])
+        # a rollout adds at most one node below the root actions (none at depth 1)
+        below = 0 if cfg.depth == 1 else actions.shape[0] * min(iters, MAX_ITERS_IN_TREE)
+        nodes = np.zeros((1 + actions.shape[0] + below, NODE_FIELDS), np.int32)
+        nodes[:, FIRST] = -1
+        nodes[1 : actions.shape[0] + 1, ACTION] = actions
+        nodes[1 : actions.shape[0], SIBLING] = np.arange(2, actions.shape[0] + 1)
+        nodes[actions.shape[0], SIBLING] = -1
+        nodes[0, FIRST] = 1
+        tree = (nodes, np.zeros(nodes.shape[0]), np.array([actions.shape[0] + 1], np.int64))
+        paired = np.zeros((actions.shape[0], 3))
+        work = root.copy()
+        start = time.perf_counter()
+        done = 0
+        while done < iters:
+            k = min(CHUNK, iters - done)
+            iterate(root, work, seat, actions, tree, paired, self._params, self._weights, rng, k)
+            done += k
+            if cfg.time_ms is not None and (time.perf_counter() - start) * 1e3 >= cfg.time_ms:
+                break
+        self.stats.iterations += done
+        self.stats.rollouts += done * actions.shape[0]
+        pick = paired_choice(paired, done, cfg.z)
+        self.stats.overrides += int(pick != 0)
+        return int(actions[pick])
+
+
+def paired_choice(paired: np.ndarray, n: int, z: float) -> int:
+    """Row of the action to play: the best mean value, if it beats action 0 (the
+    heuristic's choice) by more than z standard errors of their paired difference over
+    the n common worlds; else 0."""
+    mean = paired[:, 0] / n
+    best = int(np.argmax(mean))
+    if best == 0:
+        return 0
+    diff = paired[best, 1] / n
+    var = max(paired[best, 2] / n - diff * diff, 0.0)
+    return best if diff > z * np.sqrt(var / n) + 1e-12 else 0

@@ -1,0 +1,123 @@
+"""The IS-MCTS agent (agents/ismcts.py) and its games loop (train/search_games.py): legal,
+deterministic choices from the acting seat's information only, forced decisions without
+search, clear errors, and play clearly above par against random players."""
+
+import numpy as np
+import pytest
+
+import agents
+from agents.ismcts import ISMCTSAgent
+from noir_env import core
+from noir_env.core.rollout import random_playout
+from train.search_games import play_search_games
+
+FAST = {"budget": 12, "horizon": 4}
+
+
+def midgame_positions(ask_all: bool = False) -> core.State:
+    """16 games of 3-6 players after 20..140 random decisions, every one still going."""
+    s = core.init(16, np.arange(16) % 4 + 3, "noirburg", seeds=40, ask_all=ask_all)
+    for k in range(16):
+        part = core.take(s, k)
+        random_playout(part, seed=k, max_steps=20 + 8 * k, parallel=False)
+        s[k] = part[0]
+    assert (core.current_player(s) >= 0).all()
+    return s
+
+
+def test_choices_are_legal_deterministic_and_batched():
+    s = midgame_positions()
+    games = np.arange(16)
+    a = ISMCTSAgent(seed=3, **FAST).act_on_state(s, games)
+    assert core.legal_action_mask(s)[games, a].all()
+    np.testing.assert_array_equal(ISMCTSAgent(seed=3, **FAST).act_on_state(s, games), a)
+    one_by_one = ISMCTSAgent(seed=3, **FAST)
+    np.testing.assert_array_equal([one_by_one.act_on_state(s, [g])[0] for g in games], a)
+    core.step(s, a)  # the state was not changed by the search: the actions still apply
+
+
+def test_the_choice_depends_only_on_what_the_acting_seat_knows():
+    """Re-dealing what the actor cannot see (other hands, draw pile, dice) leaves every
+    choice unchanged; changing the actor's own hand changes some."""
+    s = midgame_positions()
+    actor = core.current_player(s)
+    games = np.arange(16)
+    base = ISMCTSAgent(seed=5, **FAST).act_on_state(s, games)
+    for world_seed in (1, 2):
+        world = core.sample_hidden(s, actor, seeds=world_seed)
+        assert (world.hand != s.hand).any() and (world.deck != s.deck).any()
+        np.testing.assert_array_equal(ISMCTSAgent(seed=5, **FAST).act_on_state(world, games), base)
+    # the actor's own information does matter: re-deal from the next seat's view instead
+    others = core.sample_hidden(s, (actor + 1) % s.num_players, seeds=3)
+    changed = ISMCTSAgent(seed=5, **FAST).act_on_state(core.refresh(others), games) != base
+    assert changed.any()
+
+
+def test_forced_decisions_are_not_searched():
+    s = midgame_positions(ask_all=True)
+    mask = core.legal_action_mask(s)
+    forced = np.flatnonzero(mask.sum(axis=1) == 1)
+    assert forced.size > 0, "ask_all presents decisions with one legal action"
+    agent = ISMCTSAgent(seed=0, **FAST)
+    a = agent.act_on_state(s, forced)
+    np.testing.assert_array_equal(a, mask[forced].argmax(axis=1))
+    assert agent.stats.decisions == forced.size and agent.stats.searched == 0
+
+
+def test_bad_options_and_games_are_named():
+    with pytest.raises(ValueError, match="budget"):
+        agents.load("ismcts", budget=0)
+    with pytest.raises(ValueError, match="rollout"):
+        agents.load("ismcts", rollout="greedy")
+    with pytest.raises(ValueError, match="horizon"):
+        agents.load("ismcts", horizon=-1)
+    with pytest.raises(ValueError, match="unknown ismcts options"):
+        agents.load("ismcts", budgett=5)
+    with pytest.raises(ValueError, match="style"):
+        agents.load("ismcts", style="sneaky")
+    s = core.init(2, 3, seeds=0)
+    agent = agents.load("ismcts", **FAST)
+    with pytest.raises(ValueError, match="games must index"):
+        agent.act_on_state(s, [2])
+    random_playout(s, parallel=False)
+    with pytest.raises(ValueError, match="is over"):
+        agent.act_on_state(s, [0])
+    with pytest.raises(ValueError, match="act_on_state"):
+        play_search_games(agents.load("random"), "random", games=1)
+
+
+def test_search_beats_random_players():
+    agent = agents.load("ismcts", seed=0, **FAST)
+    result = play_search_games(agent, "random", num_players=4, games=8, seed=0)
+    rate, low, _ = result.win_rate()
+    assert result.games == 8 and result.seat.tolist() == [0, 1, 2, 3] * 2
+    assert rate >= 0.5, result.summary()  # par is 25%
+    assert result.decisions == agent.stats.decisions > 0
+
+
+def test_paired_choice_keeps_the_heuristic_unless_an_action_is_clearly_better():
+    from agents.ismcts import paired_choice
+
+    n = 100
+    rng = np.random.default_rng(0)
+    base = rng.random(n)  # action 0's values over n common worlds
+    for gain, noise, expect in ((0.05, 0.01, 1), (0.002, 0.1, 0), (-0.05, 0.01, 0)):
+        other = base + gain + noise * rng.standard_normal(n)
+        paired = np.array(
+            [
+                [base.sum(), 0.0, 0.0],
+                [other.sum(), (other - base).sum(), ((other - base) ** 2).sum()],
+            ]
+        )
+        assert paired_choice(paired, n, z=2.0) == expect
+    # z = 0: the best mean, however small the gain
+    paired = np.array([[10.0, 0.0, 0.0], [10.5, 0.5, 30.0]])
+    assert paired_choice(paired, n, z=0.0) == 1 and paired_choice(paired, n, z=2.0) == 0
+
+
+def test_a_time_budget_stops_the_search():
+    s = midgame_positions()
+    agent = ISMCTSAgent(seed=0, budget=10**6, time_ms=5.0, horizon=2)
+    a = agent.act_on_state(s, [0, 1])
+    assert core.legal_action_mask(s)[[0, 1], a].all()
+    assert agent.stats.seconds < 2.0 and 0 < agent.stats.iterations < 10**5
