@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.ppo_agent import PolicyNet
+from agents.ppo_agent import PolicyNet, save_atomic
+from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
 from .league import evaluate, snapshot
@@ -78,16 +80,59 @@ def evaluate_and_log(run: Run, update: int) -> None:
         rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
                             seed=10_000_000, game=run.game.name)  # fmt: skip
         run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
-        with run.eval_file.open("a", newline="") as f:
-            csv.writer(f).writerow([update, run.global_step, round(run.elapsed, 1), name, players,
-                                    args.eval_games, round(rate, 4), round(ci, 4)])  # fmt: skip
+        append_eval_row(run.eval_file, [update, run.global_step, round(run.elapsed, 1), name,
+                                         players, args.eval_games, round(rate, 4),
+                                         round(ci, 4)])  # fmt: skip
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+
+
+EVAL_HEADER = ["update", "global_step", "elapsed_s", "opponents", "players", "games", "win_rate",
+               "ci95"]  # fmt: skip
+
+
+def start_eval_file(path: Path, resumed_update: int | None) -> None:
+    """eval.csv at the start of a run: the header alone for a new run; for a resumed one the
+    rows of the updates up to its checkpoint (rows written after it, by a run killed before
+    its next checkpoint, are evaluated again and must not appear twice)."""
+    kept = (
+        []
+        if resumed_update is None
+        else [row for row in _eval_rows(path) if (_row_update(row) or 0) <= resumed_update]
+    )
+    _write_eval_rows(path, kept)
+
+
+def append_eval_row(path: Path, row: list) -> None:
+    """Add one row to eval.csv, rewriting the file atomically (a kill leaves it complete)."""
+    _write_eval_rows(path, [*_eval_rows(path), [str(v) for v in row]])
+
+
+def _eval_rows(path: Path) -> list[list[str]]:
+    """eval.csv's rows without its header ([] if there is no file)."""
+    if not path.is_file():
+        return []
+    return list(csv.reader(io.StringIO(path.read_text())))[1:]
+
+
+def _row_update(row: list[str]) -> int | None:
+    """The update number of an eval.csv row (None for a row that is not one)."""
+    try:
+        return int(row[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def _write_eval_rows(path: Path, rows: list[list[str]]) -> None:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows([EVAL_HEADER, *rows])
+    atomic_write_text(path, text.getvalue())
 
 
 def save_checkpoint(run: Run, update: int) -> None:
     """Everything `--resume` needs to continue exactly: network, optimizer, league
-    snapshots, counters and every random state."""
-    torch.save(
+    snapshots, counters and every random state (written atomically: a kill during the save
+    leaves the previous checkpoint)."""
+    save_atomic(
         {
             "net": run.net.state_dict(),
             "optimizer": run.optimizer.state_dict(),
