@@ -91,7 +91,7 @@ def test_killed_runs_always_resume(tmp_path):
         assert len(_partial_files(run)) <= 1
         updates = _eval_updates(run)  # rows after the checkpoint are dropped at a resume
         assert updates == list(range(1, len(updates) + 1)), updates
-    ckpt = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    ckpt = torch.load(checkpoint, map_location="cpu", weights_only=True)
     assert ckpt["update"] >= KILLS and set(ckpt["net"]) == set(PolicyNet(1, 1, (128,)).state_dict())
 
 

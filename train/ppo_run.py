@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import pickle
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,10 +129,16 @@ def _write_eval_rows(path: Path, rows: list[list[str]]) -> None:
     atomic_write_text(path, text.getvalue())
 
 
+CHECKPOINT_KEYS = frozenset({"net", "optimizer", "snapshots", "update", "global_step", "elapsed",
+                             "py_rng", "np_rng", "torch_rng", "args"})  # fmt: skip
+
+
 def save_checkpoint(run: Run, update: int) -> None:
     """Everything `--resume` needs to continue exactly: network, optimizer, league
-    snapshots, counters and every random state (written atomically: a kill during the save
-    leaves the previous checkpoint)."""
+    snapshots, counters and every random state, as tensors and plain data only (so that
+    `read_checkpoint` loads it with `weights_only=True`), written atomically: a kill during
+    the save leaves the previous checkpoint."""
+    kind, keys, pos, has_gauss, cached_gaussian = np.random.get_state()
     save_atomic(
         {
             "net": run.net.state_dict(),
@@ -141,7 +148,13 @@ def save_checkpoint(run: Run, update: int) -> None:
             "global_step": run.global_step,
             "elapsed": run.elapsed,
             "py_rng": random.getstate(),
-            "np_rng": np.random.get_state(),
+            "np_rng": {
+                "kind": str(kind),
+                "keys": torch.from_numpy(keys.astype(np.int64)),
+                "pos": int(pos),
+                "has_gauss": int(has_gauss),
+                "cached_gaussian": float(cached_gaussian),
+            },  # fmt: skip
             "torch_rng": torch.get_rng_state(),
             "args": dataclasses.asdict(run.args),
         },
@@ -149,8 +162,37 @@ def save_checkpoint(run: Run, update: int) -> None:
     )
 
 
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint written by `save_checkpoint`, loaded with `weights_only=True`: tensors
+    and plain data only, so a crafted file cannot run code. ValueError naming what is wrong
+    for a file that holds anything else, is damaged, or is not a train.ppo checkpoint."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch reports a damaged file in many ways
+        if isinstance(e, pickle.UnpicklingError) and _unsafe_globals(path):
+            raise ValueError(
+                f"{path}: refused, it holds objects other than tensors and plain data "
+                f"({', '.join(_unsafe_globals(path)[:3])}: loading them could run code)"
+            ) from None
+        raise ValueError(f"{path}: not a readable checkpoint ({type(e).__name__})") from None
+    if not isinstance(ckpt, dict) or not ckpt.keys() >= CHECKPOINT_KEYS:
+        raise ValueError(f"{path}: not a train.ppo checkpoint (keys {sorted(CHECKPOINT_KEYS)})")
+    return ckpt
+
+
+def _unsafe_globals(path: Path) -> list[str]:
+    """The code a torch file would import when unpickled, beyond what `weights_only`
+    allows ([] for a file that is not a torch zip archive)."""
+    try:
+        return torch.serialization.get_unsafe_globals_in_checkpoint(path)
+    except Exception:  # not a torch archive: nothing it could import
+        return []
+
+
 def load_checkpoint(run: Run) -> None:
-    """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it."""
+    """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it.
+    A checkpoint that does not load safely or does not fit the run is a SystemExit
+    naming the problem."""
     path = run.checkpoint_path
     if path.is_file() and not run.args.resume:
         raise SystemExit(
@@ -160,14 +202,19 @@ def load_checkpoint(run: Run) -> None:
         return
     if not path.is_file():
         raise SystemExit(f"--resume: no checkpoint at {path}")
-    ckpt = torch.load(path, map_location="cpu", weights_only=False)
-    run.net.load_state_dict(ckpt["net"])
-    run.optimizer.load_state_dict(ckpt["optimizer"])
-    for sd in ckpt["snapshots"]:
-        run.snapshots.append(snapshot(run.net))
-        run.snapshots[-1].load_state_dict(sd)
-    run.start_update, run.global_step = ckpt["update"], ckpt["global_step"]
-    run.elapsed = ckpt["elapsed"]
-    random.setstate(ckpt["py_rng"])
-    np.random.set_state(ckpt["np_rng"])
-    torch.set_rng_state(ckpt["torch_rng"])
+    try:
+        ckpt = read_checkpoint(path)
+        run.net.load_state_dict(ckpt["net"])
+        run.optimizer.load_state_dict(ckpt["optimizer"])
+        for sd in ckpt["snapshots"]:
+            run.snapshots.append(snapshot(run.net))
+            run.snapshots[-1].load_state_dict(sd)
+        rng = ckpt["np_rng"]
+        np.random.set_state((rng["kind"], rng["keys"].numpy().astype(np.uint32), rng["pos"],
+                             rng["has_gauss"], rng["cached_gaussian"]))  # fmt: skip
+        random.setstate(ckpt["py_rng"])
+        torch.set_rng_state(ckpt["torch_rng"])
+    except (ValueError, RuntimeError, KeyError, TypeError) as e:
+        raise SystemExit(f"--resume: {e}") from None
+    run.start_update, run.global_step = int(ckpt["update"]), int(ckpt["global_step"])
+    run.elapsed = float(ckpt["elapsed"])
