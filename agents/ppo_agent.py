@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from noir_env._atomic import atomic_write
 from noir_env.core.obs_layouts import columns_for, to_layout
 
 from .games import OBS_SIZES, game_of_observation
@@ -278,7 +279,13 @@ def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
         k: (v.half() if v.is_floating_point() and not k.startswith("obs_") else v)
         for k, v in net.state_dict().items()
     }
-    torch.save({"format": FORMAT, "config": net.config, "state_dict": state}, path)
+    save_atomic({"format": FORMAT, "config": net.config, "state_dict": state}, path)
+
+
+def save_atomic(obj: object, path: str | os.PathLike) -> None:
+    """`torch.save(obj, path)`, crash-safe: `path` holds its previous content until the new
+    one is complete on the disk (`noir_env._atomic`)."""
+    atomic_write(path, lambda f: torch.save(obj, f))
 
 
 def load_policy(path: str | os.PathLike) -> PolicyNet:

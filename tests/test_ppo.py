@@ -64,7 +64,7 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     assert json.loads((run / "config.json").read_text())["num_envs"] == 16
     assert (run / "eval.csv").read_text().count("\n") == 2  # header + the final evaluation
     assert list(run.glob("events.out.tfevents.*"))
-    ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
+    ckpt = torch.load(run / "checkpoint.pt", weights_only=True)
     assert ckpt["update"] == 2 and ckpt["global_step"] == 256 and len(ckpt["snapshots"]) == 2
     with pytest.raises(SystemExit, match="already holds a run"):
         train(tiny())  # a fresh run never mixes its logs into an old one
@@ -78,7 +78,7 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp):
     resumed = parse_args(["--run-name", "t", "--resume", "--total-steps", str(4 * 16 * 8)])
     assert resumed == tiny(total_steps=4 * 16 * 8, resume=True)
     train(resumed)
-    ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
+    ckpt = torch.load(run / "checkpoint.pt", weights_only=True)
     assert ckpt["update"] == 4 and ckpt["global_step"] == 512
     with pytest.raises(SystemExit, match="no run at"):
         parse_args(["--run-name", "nothing_here", "--resume"])

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import torch
-
 from agents.ppo_agent import PolicyNet, save_policy
-from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from noir_env.game import get_game
+
+from .ppo_run import read_checkpoint
 
 
 def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
@@ -22,10 +22,14 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
     ckpt_path = Path(run_dir) / "checkpoint.pt"
     if not ckpt_path.is_file():
         raise ValueError(f"no checkpoint at {ckpt_path}: is {run_dir} a train.ppo run folder?")
-    ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
-    hidden = tuple(int(h) for h in ckpt["args"]["hidden"].split(","))
-    net = PolicyNet(OBS_SIZE, NUM_ACTIONS, hidden)
-    net.load_state_dict(ckpt["net"])
+    ckpt = read_checkpoint(ckpt_path)  # tensors and plain data only: it cannot run code
+    try:
+        game = get_game(ckpt["args"].get("game", "noir"))
+        hidden = tuple(int(h) for h in ckpt["args"]["hidden"].split(","))
+        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name)
+        net.load_state_dict(ckpt["net"])
+    except (ValueError, RuntimeError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{ckpt_path}: its network does not match its settings ({e})") from None
     out = Path(out) if out else Path(run_dir) / "policy.pt"
     out.parent.mkdir(parents=True, exist_ok=True)
     save_policy(net.eval(), out)
@@ -39,7 +43,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
     parser.add_argument("--out", help="policy file to write (default: <run_dir>/policy.pt)")
     args = parser.parse_args(argv)
-    export_policy(args.run_dir, args.out)
+    try:
+        export_policy(args.run_dir, args.out)
+    except (ValueError, OSError) as e:
+        parser.error(str(e))
 
 
 if __name__ == "__main__":

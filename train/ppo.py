@@ -27,6 +27,8 @@ Everything lands in `runs/<run-name>/`: `config.json`, TensorBoard events, `chec
 (every `--checkpoint-interval` updates: network, optimizer, league snapshots, RNG states,
 counters; `--resume` continues exactly from it), `eval.csv` (win rate against
 `--eval-opponents` over training) and the final `policy.pt` (`agents.PPOAgent` plays it).
+Every file is replaced atomically (`noir_env._atomic`): a run killed at any moment resumes
+from its last complete checkpoint, and eval.csv drops the rows logged after it.
 """
 
 from __future__ import annotations
@@ -53,12 +55,20 @@ from agents.ppo_agent import (
     save_policy,
     stack_nonzero_parts,
 )
+from noir_env._atomic import atomic_write_text, remove_partial_files
 from noir_env.game import get_game
 from noir_env.vector import make_vector_env
 
 from .league import evaluate, league_mix, parse_league, snapshot
 from .ppo_args import Args, _field_docs, parse_args
-from .ppo_run import Rollout, Run, evaluate_and_log, load_checkpoint, save_checkpoint
+from .ppo_run import (
+    Rollout,
+    Run,
+    evaluate_and_log,
+    load_checkpoint,
+    save_checkpoint,
+    start_eval_file,
+)
 from .ppo_update import Batch, update_policy
 
 __all__ = ["Args", "_field_docs", "evaluate", "league_mix", "parse_args", "parse_league", "train"]
@@ -91,6 +101,7 @@ def setup(args: Args) -> Run:
     game = get_game(args.game)
     run_dir = Path("runs") / args.run_name
     run_dir.mkdir(parents=True, exist_ok=True)
+    remove_partial_files(run_dir)  # what saves cut off by a kill left
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -108,10 +119,14 @@ def setup(args: Args) -> Run:
               num_updates=max(1, args.total_steps // batch_size),
               batch_size=batch_size)  # fmt: skip
     load_checkpoint(run)
-    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
+    atomic_write_text(run_dir / "config.json", json.dumps(dataclasses.asdict(args), indent=2))
+    start_eval_file(run.eval_file, run.start_update if args.resume else None)
     from torch.utils.tensorboard import SummaryWriter
 
-    run.writer = SummaryWriter(str(run_dir))
+    # a resumed run drops the events logged after its checkpoint (they are logged again)
+    run.writer = SummaryWriter(
+        str(run_dir), purge_step=run.global_step + 1 if args.resume else None
+    )
     run.envs = make_vector_env(
         args.num_envs, num_players=_players(args.players), rules=args.rules or None,
         opponents=league_mix(run.weights, run.snapshots, args.seed), seed=args.seed,
@@ -120,10 +135,6 @@ def setup(args: Args) -> Run:
     # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
     run.next_obs, info = run.envs.reset(seed=args.seed + 7919 * run.start_update)
     run.next_mask = torch.as_tensor(info["action_mask"]).bool()
-    if not run.eval_file.exists():
-        run.eval_file.write_text(
-            "update,global_step,elapsed_s,opponents,players,games,win_rate,ci95\n"
-        )
     return run
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
+import pickle
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.ppo_agent import PolicyNet
+from agents.ppo_agent import PolicyNet, save_atomic
+from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
 from .league import evaluate, snapshot
@@ -78,16 +81,65 @@ def evaluate_and_log(run: Run, update: int) -> None:
         rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
                             seed=10_000_000, game=run.game.name)  # fmt: skip
         run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
-        with run.eval_file.open("a", newline="") as f:
-            csv.writer(f).writerow([update, run.global_step, round(run.elapsed, 1), name, players,
-                                    args.eval_games, round(rate, 4), round(ci, 4)])  # fmt: skip
+        append_eval_row(run.eval_file, [update, run.global_step, round(run.elapsed, 1), name,
+                                         players, args.eval_games, round(rate, 4),
+                                         round(ci, 4)])  # fmt: skip
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+
+
+EVAL_HEADER = ["update", "global_step", "elapsed_s", "opponents", "players", "games", "win_rate",
+               "ci95"]  # fmt: skip
+
+
+def start_eval_file(path: Path, resumed_update: int | None) -> None:
+    """eval.csv at the start of a run: the header alone for a new run; for a resumed one the
+    rows of the updates up to its checkpoint (rows written after it, by a run killed before
+    its next checkpoint, are evaluated again and must not appear twice)."""
+    kept = (
+        []
+        if resumed_update is None
+        else [row for row in _eval_rows(path) if (_row_update(row) or 0) <= resumed_update]
+    )
+    _write_eval_rows(path, kept)
+
+
+def append_eval_row(path: Path, row: list) -> None:
+    """Add one row to eval.csv, rewriting the file atomically (a kill leaves it complete)."""
+    _write_eval_rows(path, [*_eval_rows(path), [str(v) for v in row]])
+
+
+def _eval_rows(path: Path) -> list[list[str]]:
+    """eval.csv's rows without its header ([] if there is no file)."""
+    if not path.is_file():
+        return []
+    return list(csv.reader(io.StringIO(path.read_text())))[1:]
+
+
+def _row_update(row: list[str]) -> int | None:
+    """The update number of an eval.csv row (None for a row that is not one)."""
+    try:
+        return int(row[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def _write_eval_rows(path: Path, rows: list[list[str]]) -> None:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows([EVAL_HEADER, *rows])
+    atomic_write_text(path, text.getvalue())
+
+
+CHECKPOINT_KEYS = frozenset({"net", "optimizer", "snapshots", "update", "global_step", "elapsed",
+                             "py_rng", "np_rng", "torch_rng", "args"})  # fmt: skip
 
 
 def save_checkpoint(run: Run, update: int) -> None:
     """Everything `--resume` needs to continue exactly: network, optimizer, league
-    snapshots, counters and every random state."""
-    torch.save(
+    snapshots, counters and every random state, as tensors and plain data only (so that
+    `read_checkpoint` loads it with `weights_only=True`), written atomically: a kill during
+    the save leaves the previous checkpoint."""
+    kind, keys, pos, has_gauss, cached_gaussian = np.random.get_state()
+    save_atomic(
         {
             "net": run.net.state_dict(),
             "optimizer": run.optimizer.state_dict(),
@@ -96,7 +148,13 @@ def save_checkpoint(run: Run, update: int) -> None:
             "global_step": run.global_step,
             "elapsed": run.elapsed,
             "py_rng": random.getstate(),
-            "np_rng": np.random.get_state(),
+            "np_rng": {
+                "kind": str(kind),
+                "keys": torch.from_numpy(keys.astype(np.int64)),
+                "pos": int(pos),
+                "has_gauss": int(has_gauss),
+                "cached_gaussian": float(cached_gaussian),
+            },  # fmt: skip
             "torch_rng": torch.get_rng_state(),
             "args": dataclasses.asdict(run.args),
         },
@@ -104,8 +162,37 @@ def save_checkpoint(run: Run, update: int) -> None:
     )
 
 
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint written by `save_checkpoint`, loaded with `weights_only=True`: tensors
+    and plain data only, so a crafted file cannot run code. ValueError naming what is wrong
+    for a file that holds anything else, is damaged, or is not a train.ppo checkpoint."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch reports a damaged file in many ways
+        if isinstance(e, pickle.UnpicklingError) and _unsafe_globals(path):
+            raise ValueError(
+                f"{path}: refused, it holds objects other than tensors and plain data "
+                f"({', '.join(_unsafe_globals(path)[:3])}: loading them could run code)"
+            ) from None
+        raise ValueError(f"{path}: not a readable checkpoint ({type(e).__name__})") from None
+    if not isinstance(ckpt, dict) or not ckpt.keys() >= CHECKPOINT_KEYS:
+        raise ValueError(f"{path}: not a train.ppo checkpoint (keys {sorted(CHECKPOINT_KEYS)})")
+    return ckpt
+
+
+def _unsafe_globals(path: Path) -> list[str]:
+    """The code a torch file would import when unpickled, beyond what `weights_only`
+    allows ([] for a file that is not a torch zip archive)."""
+    try:
+        return torch.serialization.get_unsafe_globals_in_checkpoint(path)
+    except Exception:  # not a torch archive: nothing it could import
+        return []
+
+
 def load_checkpoint(run: Run) -> None:
-    """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it."""
+    """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it.
+    A checkpoint that does not load safely or does not fit the run is a SystemExit
+    naming the problem."""
     path = run.checkpoint_path
     if path.is_file() and not run.args.resume:
         raise SystemExit(
@@ -115,14 +202,19 @@ def load_checkpoint(run: Run) -> None:
         return
     if not path.is_file():
         raise SystemExit(f"--resume: no checkpoint at {path}")
-    ckpt = torch.load(path, map_location="cpu", weights_only=False)
-    run.net.load_state_dict(ckpt["net"])
-    run.optimizer.load_state_dict(ckpt["optimizer"])
-    for sd in ckpt["snapshots"]:
-        run.snapshots.append(snapshot(run.net))
-        run.snapshots[-1].load_state_dict(sd)
-    run.start_update, run.global_step = ckpt["update"], ckpt["global_step"]
-    run.elapsed = ckpt["elapsed"]
-    random.setstate(ckpt["py_rng"])
-    np.random.set_state(ckpt["np_rng"])
-    torch.set_rng_state(ckpt["torch_rng"])
+    try:
+        ckpt = read_checkpoint(path)
+        run.net.load_state_dict(ckpt["net"])
+        run.optimizer.load_state_dict(ckpt["optimizer"])
+        for sd in ckpt["snapshots"]:
+            run.snapshots.append(snapshot(run.net))
+            run.snapshots[-1].load_state_dict(sd)
+        rng = ckpt["np_rng"]
+        np.random.set_state((rng["kind"], rng["keys"].numpy().astype(np.uint32), rng["pos"],
+                             rng["has_gauss"], rng["cached_gaussian"]))  # fmt: skip
+        random.setstate(ckpt["py_rng"])
+        torch.set_rng_state(ckpt["torch_rng"])
+    except (ValueError, RuntimeError, KeyError, TypeError) as e:
+        raise SystemExit(f"--resume: {e}") from None
+    run.start_update, run.global_step = int(ckpt["update"]), int(ckpt["global_step"])
+    run.elapsed = float(ckpt["elapsed"])

@@ -26,9 +26,10 @@ seed: a game is a function of its seed and the learner's actions.
 
 from __future__ import annotations
 
+import copy as copy_module
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -37,10 +38,15 @@ from .. import lockstep as L
 from ..game import Game, get_game
 from . import seeds as S
 from .episodes import Ended, StepOut, ended_episodes
-from .opponents import OpponentSpec, OpponentTable
+from .opponents import OpponentSpec, OpponentTable, resolve
 from .seeds import SeedStreams, draw
 
 MAX_REDEALS = 1000  # a slot whose games keep ending before the learner acts is an error
+# what a step or reset changes: restored as a whole when a Python opponent fails in it
+_TRANSACTIONAL = ("state", "lanes", "learner", "opponent", "game_seed", "seeds", "seed",
+                  "episode_length", "episode_start")  # fmt: skip
+# the opponent table's own lists (copied, the policies in them shared)
+_OPPONENT_TABLE = ("_mix", "_mix_index", "_acts", "_names", "_builtin")
 
 
 def _reference_counts(pair: tuple[np.ndarray, ...]) -> list[int]:
@@ -152,21 +158,61 @@ class SingleSeatGames(OpponentTable):
         return self.lanes.illegal
 
     # --- reset and deal -------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Deal N new games: with a seed s, slot i gets the game seed s + i; without one,
         each slot's next game in its seed stream (fresh entropy at the very first reset).
-        Returns the learner's observations float32 [N, obs_size] and masks int8
-        [N, num_actions]."""
-        if seed is None:
-            seed = self.seed  # the constructor's seed applies to the first reset only
-        self.seed = None
+        options: {"opponents": spec} sets the opponents first (`set_opponents`). Every
+        argument is checked before anything changes (a seed is an int or numpy integer),
+        and a Python opponent's error while dealing leaves everything as it was. Returns the
+        learner's observations float32 [N, obs_size] and masks int8 [N, num_actions]."""
+        seed = self.seed if seed is None else S.check_seed(seed, self.num_envs)
+        options = dict(options or {})
+        mix = resolve(options.pop("opponents")) if "opponents" in options else None
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
+        # the constructor's seed applies to the first reset only
+
+        def reset() -> tuple[np.ndarray, np.ndarray]:
+            if mix is not None:
+                self._set_mix(mix)
+            return self._reset(seed)
+
+        return self._all_or_nothing(reset, may_fail=True)
+
+    def _reset(self, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
         if seed is not None or not self.seeds.started:
             self.seeds.restart(seed)  # checks the seed
             self.state = self.game.allocate(self.num_envs)  # every slot is dealt below
         # else: each slot's seed stream goes on with its next game
+        self.seed = None
         obs, mask = self._outputs()
         self._deal(self._all, obs, mask)
         return obs, mask
+
+    def _all_or_nothing(self, change: Callable[[], Any], may_fail: bool = False) -> Any:
+        """Run `change` (a step or a reset); if it raises (a Python opponent failed: an
+        exception, a wrong answer, an illegal action), every game, counter and seed stream
+        is put back as it was before, the output arrays the caller holds included, and the
+        error goes on with a note saying so. Opponent policies keep whatever state their
+        own calls changed (their random streams, say). may_fail: save even where only the
+        compiled random policy plays (a reset that may set other opponents)."""
+        if all(self._builtin) and not may_fail:  # only compiled random play: nothing fails
+            return change()
+        saved = {name: copy_module.deepcopy(getattr(self, name)) for name in _TRANSACTIONAL}
+        saved |= {name: copy_module.copy(getattr(self, name)) for name in _OPPONENT_TABLE}
+        # copy=True never writes an array the caller holds; copy=False writes its only pair
+        held = [] if self.copy else [(a, a.copy()) for pair in self._buffers for a in pair]
+        try:
+            return change()
+        except Exception as e:
+            for name, value in saved.items():
+                setattr(self, name, value)
+            for array, before in held:
+                array[...] = before
+            e.add_note("every game of the environment was left as it was before this call")
+            raise
 
     def _deal(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """New games in slots `games`, advanced to the learner's first decision. A game
@@ -227,8 +273,12 @@ class SingleSeatGames(OpponentTable):
     def step(self, actions) -> StepOut:
         """Play the learner's action in every game, then the opponents until each game is
         back at the learner or its episode is over. Raises ValueError, changing nothing, if
-        an action is not legal (or an ended episode was not reset, without autoreset)."""
+        an action is not legal (or an ended episode was not reset, without autoreset); an
+        error of an opponent policy also leaves every game as it was (`_all_or_nothing`)."""
         acts = self._check_actions(actions)
+        return self._all_or_nothing(lambda: self._step(acts))
+
+    def _step(self, acts: np.ndarray) -> StepOut:
         n = self.num_envs
         obs, mask = self._outputs()
         self._run(self._all, acts, obs, mask)
@@ -250,8 +300,9 @@ class SingleSeatGames(OpponentTable):
         return StepOut(obs, mask, reward, terminated, truncated, ended)
 
     def at_learner(self) -> np.ndarray:
-        """bool [N]: the slots waiting for a learner decision."""
-        return self.lanes.status == L.ST_OBSERVER
+        """bool [N]: the slots waiting for a decision of the learner's seat (stopped for the
+        learner, and the learner is the seat to act)."""
+        return (self.lanes.status == L.ST_OBSERVER) & (self.state.actor == self.learner)
 
     def _run(self, games: np.ndarray, acts: np.ndarray, obs: np.ndarray, mask: np.ndarray):
         """Play acts (or only advance, -1) in `games`, then every external opponent decision
@@ -276,9 +327,12 @@ class SingleSeatGames(OpponentTable):
         if not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
-        ended = np.flatnonzero(~self.at_learner())
+        ended = np.flatnonzero(self.lanes.status != L.ST_OBSERVER)
         if ended.size:
             raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
+        other = np.flatnonzero(~self.at_learner())
+        if other.size:  # never expected: the learner's actions must not play another seat
+            raise ValueError(f"in game {int(other[0])} a seat other than the learner's is to act")
         bad = self.illegal_position(self._all, acts)
         if bad >= 0:
             raise ValueError(self.illegal_message(bad, int(acts[bad])))

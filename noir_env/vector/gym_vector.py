@@ -118,13 +118,8 @@ class GameVectorEnv(VectorEnv):
         """Deal N new games. `seed` s gives slot i the game seed s + i (later games follow
         per-slot streams); without a seed the streams continue. options: {"opponents":
         spec} sets the opponents first (see `set_opponents`)."""
-        options = dict(options or {})
-        if "opponents" in options:
-            self.set_opponents(options.pop("opponents"))
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
-        obs, self._mask = self.games.reset(seed)  # checks the seed first
-        super().reset(seed=seed)
+        obs, self._mask = self.games.reset(seed, options)  # checks every argument first
+        super().reset(seed=None if seed is None else int(seed))
         return obs, self._step_infos()
 
     def step(

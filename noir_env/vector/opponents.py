@@ -161,7 +161,10 @@ class OpponentTable(ABC):
     def set_opponents(self, opponents: OpponentSpec) -> None:
         """Draw the opponents of games dealt from now on from `opponents` (a name, a policy,
         or a mix {opponent: probability}); games in progress keep theirs."""
-        mix = resolve(opponents)
+        self._set_mix(resolve(opponents))
+
+    def _set_mix(self, mix: OpponentMix) -> None:
+        """Draw new games' opponents from the resolved `mix`."""
         index = []
         for act, name, builtin in zip(mix.acts, mix.names, mix.builtin, strict=True):
             index.append(self._policy_index(act, name, bool(builtin)))

@@ -71,10 +71,9 @@ class GameSB3VecEnv(VecEnv):
     def reset(self) -> VecEnvObs:
         """Deal N new games; the seed set by `seed(s)` gives slot i the game seed s + i,
         otherwise each slot's seed stream continues."""
-        seed = self._seeds[0]
+        obs, self._mask = self.games.reset(self._seeds[0])  # checks the seed first
         self._reset_seeds()
         self._reset_options()
-        obs, self._mask = self.games.reset(seed)
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.args import as_int
+
 SEED_LIMIT = 2**62  # game seeds stay in 0 .. 2**62 - 1
 # the draws keyed by a game's seed, offsets from its game's `seed_salt` (one per use)
 SALT_PLAYERS, SALT_SEAT, SALT_OPPONENT, SALT_RNG, SALT_ARENA = 1, 2, 3, 4, 5
@@ -39,6 +41,15 @@ def random_streams(seeds: np.ndarray, salt: np.uint64, keys: np.ndarray | None =
     return keyed | np.uint64(1)  # xorshift needs a non-zero state
 
 
+def check_seed(seed, num_slots: int) -> int:
+    """A reset seed as a Python int: an int or numpy integer in 0 .. 2**62 - num_slots - 1
+    (TypeError for a bool, float, str, ...; ValueError out of range)."""
+    value = as_int(seed, "seed")
+    if not 0 <= value < SEED_LIMIT - num_slots:
+        raise ValueError(f"seed must be in 0..2**62 - num_envs, got {value}")
+    return value
+
+
 class SeedStreams:
     """The game seeds of N slots: after `restart(s)` slot i's first game has the seed s + i
     (as `init(seeds=s)`), its later games seeds from a splitmix stream keyed by s + i, so a
@@ -52,12 +63,9 @@ class SeedStreams:
 
     def restart(self, seed: int | None) -> None:
         """Start every stream again from `seed` (None: fresh entropy)."""
-        limit = SEED_LIMIT - self.num_slots
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % limit)
-        elif not 0 <= int(seed) < limit:
-            raise ValueError(f"seed must be in 0..2**62 - num_envs, got {seed}")
-        self.base = int(seed)
+            seed = int(np.random.SeedSequence().entropy % (SEED_LIMIT - self.num_slots))
+        self.base = check_seed(seed, self.num_slots)
         self.dealt[:] = 0
         self.started = True
 

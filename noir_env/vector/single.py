@@ -72,13 +72,8 @@ class SingleSeatEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a game: `seed` is the game's seed; without one the seed stream goes on.
         options: {"opponents": spec} sets the opponents first."""
-        options = dict(options or {})
-        if "opponents" in options:
-            self.games.set_opponents(options.pop("opponents"))
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; known: ['opponents']")
-        obs, mask = self.games.reset(seed)  # checks the seed first
-        super().reset(seed=seed)
+        obs, mask = self.games.reset(seed, options)  # checks every argument first
+        super().reset(seed=None if seed is None else int(seed))
         self._mask = mask[0]
         return obs[0], self._info()
 
