@@ -7,9 +7,10 @@ line per evaluation opponent with the 95% band, as a PNG and a Markdown table.
 
 from __future__ import annotations
 
-import argparse
 import csv
 from pathlib import Path
+
+from .cli import Parser
 
 
 def read_eval(run_dir: str | Path) -> list[dict]:
@@ -19,11 +20,16 @@ def read_eval(run_dir: str | Path) -> list[dict]:
         raise ValueError(f"{path} does not exist: is {run_dir} a train.ppo run folder?")
     with path.open() as f:
         rows = list(csv.DictReader(f))
-    for r in rows:
-        for key in ("update", "global_step", "players", "games"):
-            r[key] = int(r[key])
-        for key in ("elapsed_s", "win_rate", "ci95"):
-            r[key] = float(r[key])
+    try:
+        for r in rows:
+            for key in ("update", "global_step", "players", "games"):
+                r[key] = int(r[key])
+            for key in ("elapsed_s", "win_rate", "ci95"):
+                r[key] = float(r[key])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(
+            f"{path}: not an eval.csv of train.ppo ({type(e).__name__}: {e})"
+        ) from None
     return rows
 
 
@@ -76,14 +82,16 @@ def table(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.curves", description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
     parser.add_argument("--out", help="PNG path (default: <run_dir>/learning_curve.png)")
     parser.add_argument("--title", default="")
     parser.add_argument("--table", action="store_true", help="also print a Markdown table")
     args = parser.parse_args(argv)
-    rows = read_eval(args.run_dir)
-    out = plot(rows, args.out or Path(args.run_dir) / "learning_curve.png", args.title)
+    rows = parser.run(lambda: read_eval(args.run_dir))
+    out = parser.run(
+        lambda: plot(rows, args.out or Path(args.run_dir) / "learning_curve.png", args.title)
+    )
     print(f"wrote {out}")
     if args.table:
         print(table(rows))

@@ -23,6 +23,7 @@ import numba
 
 from noir_env.game import game_names
 
+from .cli import Parser
 from .tournament import run_tournament, save
 
 
@@ -35,9 +36,7 @@ def default_out(agents: list[str], players: list[int], game: str = "noir") -> Pa
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        prog="python -m train.evaluate", description=__doc__.splitlines()[0]
-    )
+    p = Parser(prog="python -m train.evaluate", description=__doc__.splitlines()[0])
     p.add_argument(
         "--agents",
         nargs="+",
@@ -105,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the tournament the arguments describe, print its tables, save its files."""
     args = parse_args(argv)
     prefer_workqueue_threads()
-    try:
-        result = run_tournament(
+    parser = Parser(prog="python -m train.evaluate")
+    result = parser.run(
+        lambda: run_tournament(
             args.agents,
             num_players=args.players,
             games=args.games,
@@ -118,12 +118,10 @@ def main(argv: list[str] | None = None) -> int:
             progress=not args.no_progress,
             game=args.game,
         )
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    )
     print(result.table())
     out = args.out or default_out(args.agents, result.config["players"], args.game)
-    paths = save(result, out, plot=not args.no_plot)
+    paths = parser.run(lambda: save(result, out, plot=not args.no_plot))
     print(f"\nwritten: {', '.join(str(p) for p in paths.values())}")
     return 0
 

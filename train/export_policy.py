@@ -7,12 +7,12 @@ stopped before its end (which writes `policy.pt` itself), or to ship a run's pol
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from agents.ppo_agent import PolicyNet, save_policy
 from noir_env.game import get_game
 
+from .cli import Parser
 from .ppo_run import read_checkpoint
 
 
@@ -39,14 +39,11 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.export_policy", description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
     parser.add_argument("--out", help="policy file to write (default: <run_dir>/policy.pt)")
     args = parser.parse_args(argv)
-    try:
-        export_policy(args.run_dir, args.out)
-    except (ValueError, OSError) as e:
-        parser.error(str(e))
+    parser.run(lambda: export_policy(args.run_dir, args.out))
 
 
 if __name__ == "__main__":

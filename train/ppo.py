@@ -60,7 +60,7 @@ from noir_env.game import get_game
 from noir_env.vector import make_vector_env
 
 from .league import evaluate, league_mix, parse_league, snapshot
-from .ppo_args import Args, _field_docs, parse_args
+from .ppo_args import Args, _field_docs, check_args, int_list, parse_args
 from .ppo_run import (
     Rollout,
     Run,
@@ -98,6 +98,7 @@ def train(args: Args) -> Path:
 def setup(args: Args) -> Run:
     """Seeds, the game, network, optimizer, league, environments and logs; a resumed run
     continues from its checkpoint."""
+    check_args(args)  # ValueError naming the flag, before any work
     game = get_game(args.game)
     run_dir = Path("runs") / args.run_name
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -106,10 +107,8 @@ def setup(args: Args) -> Run:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
-    hidden = tuple(int(h) for h in args.hidden.split(","))
+    hidden = tuple(int_list(args.hidden, "hidden"))
     net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name)
-    if args.imitation_updates and not args.imitate:
-        raise SystemExit("--imitation-updates needs a teacher: --imitate <agent name>")
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     batch_size = args.num_envs * args.num_steps
@@ -128,7 +127,8 @@ def setup(args: Args) -> Run:
         str(run_dir), purge_step=run.global_step + 1 if args.resume else None
     )
     run.envs = make_vector_env(
-        args.num_envs, num_players=_players(args.players), rules=args.rules or None,
+        args.num_envs, num_players=int_list(args.players, "players") or None,
+        rules=args.rules or None,
         opponents=league_mix(run.weights, run.snapshots, args.seed), seed=args.seed,
         game=game,
     )  # fmt: skip
@@ -255,11 +255,6 @@ def finish(run: Run) -> Path:
     print(f"policy written to {policy_path} ({run.global_step:,} steps, "
           f"{run.elapsed / 60:.1f} min)")  # fmt: skip
     return policy_path
-
-
-def _players(spec: str) -> list[int] | None:
-    """'3,4' -> [3, 4]; empty: None (the game's default)."""
-    return [int(p) for p in spec.split(",")] if spec else None
 
 
 def _progress(run: Run):

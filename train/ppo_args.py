@@ -7,8 +7,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
+
+from .cli import Parser
 
 
 @dataclass
@@ -88,18 +91,92 @@ class Args:
     """show a progress bar"""
 
 
+MAX_WIDTH = 65_536  # the widest hidden layer a run may ask for
+MAX_SEED = 2**40  # seeds stay far below the games' limit (a resume adds to the seed)
+
+
 def parse_args(argv: list[str] | None = None) -> Args:
     """Args from the command line: one --flag per field (--no-flag for booleans). With
-    --resume the run's saved settings fill in every flag not given."""
-    values = vars(_parser().parse_args(argv))
+    --resume the run's saved settings fill in every flag not given. Every setting is
+    checked (`check_args`) before anything runs: a bad one is a one-line error, exit 2."""
+    parser = _parser()
+    values = vars(parser.parse_args(argv))
     if values["resume"]:
         given = vars(_parser(defaults=False).parse_args(argv))
-        values = {**_saved_config(values["run_name"]), **given}
-    return Args(**values)
+        values = {**parser.run(lambda: _saved_config(values["run_name"])), **given}
+    args = parser.run(lambda: Args(**values))
+    parser.run(lambda: check_args(args))
+    return args
 
 
-def _parser(defaults: bool = True) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def check_args(args: Args) -> None:
+    """ValueError naming the flag of the first setting that would fail or misbehave later
+    (a value out of range, an unknown game, agent or rules preset, a run folder outside
+    runs/), so that a run fails before any work, not after its first update."""
+    from agents import load
+    from noir_env.game import get_game
+
+    def need(ok: bool, flag: str, rule: str) -> None:
+        if not ok:
+            raise ValueError(f"--{flag}: {rule}, got {getattr(args, flag.replace('-', '_'))!r}")
+
+    run = Path(args.run_name)
+    need(bool(args.run_name) and not run.is_absolute() and ".." not in run.parts
+         and bool(run.parts) and args.run_name.strip() == args.run_name,
+         "run-name", "a folder name inside runs/")  # fmt: skip
+    game = get_game(args.game)
+    need(0 <= args.seed < MAX_SEED, "seed", f"an integer in 0..{MAX_SEED - 1}")
+    at_least_one = ("total_steps", "num_envs", "num_steps", "update_epochs",
+                    "num_minibatches", "snapshot_interval", "snapshots_kept",
+                    "checkpoint_interval", "threads")  # fmt: skip
+    for flag in at_least_one:
+        need(getattr(args, flag) >= 1, flag.replace("_", "-"), "must be >= 1")
+    for flag in ("imitation_updates", "eval_interval", "eval_games", "eval_players"):
+        need(getattr(args, flag) >= 0, flag.replace("_", "-"), "must be >= 0")
+    need(args.num_minibatches <= args.num_envs * args.num_steps, "num-minibatches",
+         "at most the batch (num-envs * num-steps)")  # fmt: skip
+    widths = int_list(args.hidden, "hidden")
+    need(bool(widths) and all(1 <= w <= MAX_WIDTH for w in widths), "hidden",
+         f"comma-separated widths in 1..{MAX_WIDTH}")  # fmt: skip
+    for flag, low, high, closed_low in (("learning_rate", 0.0, 1.0, False),
+                                        ("gamma", 0.0, 1.0, False),
+                                        ("gae_lambda", 0.0, 1.0, True),
+                                        ("clip_coef", 0.0, 1e3, False),
+                                        ("ent_coef", 0.0, 1e3, True),
+                                        ("vf_coef", 0.0, 1e3, True),
+                                        ("max_grad_norm", 0.0, 1e6, False),
+                                        ("target_kl", 0.0, 1e3, True)):  # fmt: skip
+        v = getattr(args, flag)
+        ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
+        need(ok, flag.replace("_", "-"), f"a number in {'[' if closed_low else '('}{low}, {high}]")
+    game.player_counts(int_list(args.players, "players") or None)
+    game.check_rules(args.rules or None)
+    if args.eval_players:
+        game.player_counts(args.eval_players)
+    from .league import parse_league
+
+    for name in parse_league(args.league):
+        if name != "self":
+            load(name)
+    for name in args.eval_opponents.split(","):
+        load(name)
+    if args.imitation_updates:
+        need(bool(args.imitate), "imitate", "a teacher agent for --imitation-updates")
+    if args.imitate:
+        load(args.imitate)
+
+
+def int_list(spec: str, flag: str) -> list[int]:
+    """'3,4' -> [3, 4] ('' -> []); ValueError naming --flag otherwise."""
+    try:
+        return [int(part) for part in spec.split(",")] if spec else []
+    except ValueError:
+        raise ValueError(f"--{flag}: comma-separated integers, got {spec!r}") from None
+
+
+def _parser(defaults: bool = True) -> Parser:
+    parser = Parser(
+        prog="python -m train.ppo",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=None if defaults else argparse.SUPPRESS,
@@ -123,7 +200,7 @@ def _saved_config(run_name: str) -> dict:
     """The settings a run was started with (runs/<run_name>/config.json), for --resume."""
     path = Path("runs") / run_name / "config.json"
     if not path.is_file():
-        raise SystemExit(f"--resume: no run at {path.parent} (no config.json)")
+        raise ValueError(f"--resume: no run at {path.parent} (no config.json)")
     fields = {f.name for f in dataclasses.fields(Args)}
     return {k: v for k, v in json.loads(path.read_text()).items() if k in fields}
 
