@@ -22,6 +22,7 @@ import argparse
 
 from agents import load
 from agents.ismcts import ISMCTSAgent, SearchConfig
+from noir_env import core
 from train.search_games import ObservingAgent, play_search_games
 
 SEED = 1000
@@ -40,6 +41,13 @@ def row(label: str, agent, n: int, games: int) -> None:
           f"| {100 / n:.0f}% | {result.cpu_ms_per_decision:.1f} {extra}", flush=True)  # fmt: skip
 
 
+def warm_up() -> None:
+    """Compile (or load) the search kernels before any row is timed."""
+    state = core.init(1, 4, seeds=0)
+    for rollout in ("heuristic", "random"):
+        ISMCTSAgent(budget=4, rollout=rollout).act_on_state(state, [0])
+
+
 def header() -> None:
     print("| agent | players | games | win rate, 95% CI | par | ms/decision | ms/search | "
           "rollouts/search | not the heuristic's choice |")  # fmt: skip
@@ -54,6 +62,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time-ms", type=float, default=30.0, help="rollout table's budget")
     args = parser.parse_args()
+    warm_up()
     header()
     if args.only in (None, "budget"):
         row("heuristic (no search)", ObservingAgent(load("heuristic", seed=1)), 4, args.games)

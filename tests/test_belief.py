@@ -179,3 +179,10 @@ def test_chi2_survival_matches_known_quantiles():
     # table values: the 0.95 quantile of chi-square with 1, 10 and 32 degrees of freedom
     for x, dof in ((3.841, 1), (18.307, 10), (46.194, 32)):
         assert chi2_sf(x, dof) == pytest.approx(0.05, abs=2e-4)
+
+
+def test_a_plain_record_array_gives_a_state():
+    s = core.init(3, 4, seeds=2)
+    w = core.sample_hidden(s.view(np.ndarray), 0, seeds=1)
+    assert isinstance(w, np.recarray) and w.dtype == s.dtype
+    np.testing.assert_array_equal(w, core.sample_hidden(s, 0, seeds=1))

@@ -121,3 +121,13 @@ def test_a_time_budget_stops_the_search():
     a = agent.act_on_state(s, [0, 1])
     assert core.legal_action_mask(s)[[0, 1], a].all()
     assert agent.stats.seconds < 2.0 and 0 < agent.stats.iterations < 10**5
+
+
+def test_batched_agents_play_the_search_seat_through_observing_agent():
+    from train.search_games import ObservingAgent
+
+    result = play_search_games(ObservingAgent(agents.load("heuristic")), "random", 3, games=6)
+    rate, low, high = result.win_rate()
+    assert result.games == 6 and low <= rate <= high and rate >= 0.5, result.summary()
+    with pytest.raises(ValueError, match="act"):
+        ObservingAgent(object())

@@ -104,6 +104,6 @@ def sample_hidden(
     seat_arr = A.seats(seats, kv["num_players"])
     seed_arr = A.seeds(seeds, kv.shape[0])
     rng_states = np.array([seed_to_state(x) for x in seed_arr.tolist()], np.uint64)
-    out = state.copy()
+    out = kv.copy().view(np.recarray)
     _resample_batch(kernel_view(out), seat_arr, rng_states)
     return out
