@@ -34,38 +34,60 @@ def read_eval(run_dir: str | Path) -> list[dict]:
 
 
 def plot(rows: list[dict], out: str | Path, title: str = "") -> Path:
-    """Win rate against learner decisions, one line per opponent (band: 95% interval), and
-    the rate an equal player would have (1 / players)."""
+    """Left: the greedy policy's win rate against learner decisions, one line per
+    evaluation opponent (band: 95% interval), and the rate an equal player would have
+    (1 / players). Right, when the run logged them (`league:<name>` rows): the learner's
+    win rate relative to par in its training games against each league entry."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
 
-    if not rows:
+    evals = [r for r in rows if not r["opponents"].startswith("league:")]
+    league = [r for r in rows if r["opponents"].startswith("league:")]
+    if not evals and not league:
         raise ValueError("no evaluation rows to plot")
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for opp in dict.fromkeys(r["opponents"] for r in rows):
-        mine = [r for r in rows if r["opponents"] == opp]
-        x = [r["global_step"] / 1e6 for r in mine]
-        y = [r["win_rate"] for r in mine]
-        ci = [r["ci95"] for r in mine]
-        ax.plot(x, y, marker="o", ms=3, label=f"vs {opp} ({mine[0]['players']} players)")
-        ax.fill_between(x, [a - c for a, c in zip(y, ci, strict=True)],
-                        [a + c for a, c in zip(y, ci, strict=True)], alpha=0.2)  # fmt: skip
-    par = 1 / rows[0]["players"]
-    ax.axhline(par, color="grey", ls="--", lw=1, label=f"equal player ({par:.0%})")
-    ax.set_xlabel("learner decisions (millions)")
-    ax.set_ylabel("win rate of the greedy policy")
-    ax.set_ylim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend()
-    ax.set_title(title or "train.ppo learning curve")
+    panels = [p for p in (evals, league) if p]
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 4.5), squeeze=False)
+    for ax, panel in zip(axes[0], panels, strict=True):
+        _lines(ax, panel)
+        ax.set_xlabel("learner decisions (millions)")
+        ax.grid(alpha=0.3)
+    if evals:
+        ax = axes[0][0]
+        for players in sorted({r["players"] for r in evals}):
+            ax.axhline(1 / players, color="grey", ls="--", lw=1,
+                       label=f"equal player, {players} players ({1 / players:.0%})")  # fmt: skip
+        ax.set_ylabel("win rate of the greedy policy")
+        ax.set_ylim(0, 1)
+        ax.set_title(title or "train.ppo learning curve")
+        ax.legend(fontsize=8)
+    if league:
+        ax = axes[0][-1]
+        ax.axhline(1.0, color="grey", ls="--", lw=1, label="par")
+        ax.set_ylabel("training games: win rate / par")
+        ax.set_ylim(bottom=0)
+        ax.set_title("per league opponent (sampling policy, the run's player counts)")
+        ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
+
+
+def _lines(ax, rows: list[dict]) -> None:
+    """One line (and its 95% band) per opponent of `rows`."""
+    for opp in dict.fromkeys(r["opponents"] for r in rows):
+        mine = [r for r in rows if r["opponents"] == opp]
+        x = [r["global_step"] / 1e6 for r in mine]
+        y = [r["win_rate"] for r in mine]
+        ci = [r["ci95"] for r in mine]
+        seats = f" ({mine[0]['players']} players)" if mine[0]["players"] else ""
+        ax.plot(x, y, marker="o", ms=3, label=f"vs {opp.removeprefix('league:')}{seats}")
+        ax.fill_between(x, [a - c for a, c in zip(y, ci, strict=True)],
+                        [a + c for a, c in zip(y, ci, strict=True)], alpha=0.2)  # fmt: skip
 
 
 def table(rows: list[dict]) -> str:
@@ -75,10 +97,21 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         lines.append(
             f"| {r['update']} | {r['global_step']:,} | {r['elapsed_s'] / 60:.0f} | "
-            f"{r['opponents']} x{r['players'] - 1} | {r['games']} | "
-            f"{r['win_rate']:.1%} ± {r['ci95']:.1%} |"
+            f"{_table_opponents(r)} | {r['games']} | {_table_rate(r)} |"
         )
     return "\n".join(lines)
+
+
+def _table_opponents(r: dict) -> str:
+    if r["opponents"].startswith("league:"):
+        return f"{r['opponents'].removeprefix('league:')} (training games)"
+    return f"{r['opponents']} x{r['players'] - 1}"
+
+
+def _table_rate(r: dict) -> str:
+    if r["opponents"].startswith("league:"):
+        return f"{r['win_rate']:.2f} ± {r['ci95']:.2f} x par"
+    return f"{r['win_rate']:.1%} ± {r['ci95']:.1%}"
 
 
 def main(argv: list[str] | None = None) -> None:

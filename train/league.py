@@ -22,7 +22,10 @@ def parse_league(spec: str) -> dict[str, float]:
 
 
 class SnapshotPolicy:
-    """A frozen copy of the learner, sampling its actions: an opponent in the league."""
+    """A frozen copy of the learner, sampling its actions: an opponent in the league (all
+    snapshots share the name `self`, the league entry they fill)."""
+
+    name = "self"
 
     def __init__(self, net: PolicyNet, seed: int):
         self.agent = PPOAgent(net=net, greedy=False, seed=seed)
@@ -31,12 +34,78 @@ class SnapshotPolicy:
         return self.agent.act(obs, mask)
 
 
-def league_mix(weights: dict[str, float], snapshots: list[PolicyNet], seed: int):
-    """The opponent mix for the vector env: names by weight, `self` split over snapshots."""
+class NamedAgent:
+    """A league member loaded once by name (so re-weighting the league reuses it)."""
+
+    def __init__(self, name: str, seed: int):
+        from agents import load
+
+        self.name = name
+        self.agent = load(name, seed=seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.agent.act(obs, mask)
+
+
+class LeagueResults:
+    """The learner's recent games against each league entry, and the prioritized
+    fictitious self-play weights they give (Vinyals et al. 2019, PFSP): an entry's weight is
+    its `--league` weight times (1 - x)^p + floor, where x in [0, 1] is the learner's recent
+    win rate against it relative to par (the equal player's 1/players), halved and clipped:
+    x = 0.5 at par, 1 at twice par. Opponents the learner beats fade; the floor keeps every
+    entry in play. Until an entry has `min_games` results it counts as par."""
+
+    def __init__(self, weights: dict[str, float], power: float, window: int = 600,
+                 min_games: int = 50, floor: float = 0.05):  # fmt: skip
+        self.weights, self.power = dict(weights), power
+        self.window, self.min_games, self.floor = window, min_games, floor
+        self.results: dict[str, list[float]] = {name: [] for name in weights}
+
+    def add(self, names: np.ndarray, wins: np.ndarray, players: np.ndarray) -> None:
+        """Record ended games: opponent name, learner's win share (0..1), player count."""
+        for name, won, n in zip(names, wins, players, strict=True):
+            if name in self.results:
+                kept = self.results[name]
+                kept.append(float(won) * int(n))  # the win relative to par (1 = par)
+                del kept[: -self.window]
+
+    def relative(self, name: str) -> float:
+        """Recent win rate against `name` relative to par (1.0 = par; nan: too few games)."""
+        kept = self.results[name]
+        return float(np.mean(kept)) if len(kept) >= self.min_games else float("nan")
+
+    def games(self, name: str) -> int:
+        return len(self.results[name])
+
+    def priorities(self) -> dict[str, float]:
+        """The league weights with PFSP applied (the given weights when power is 0)."""
+        if self.power <= 0:
+            return dict(self.weights)
+        out = {}
+        for name, w in self.weights.items():
+            rel = self.relative(name)
+            x = 0.5 if np.isnan(rel) else min(1.0, rel / 2)
+            out[name] = w * ((1 - x) ** self.power + self.floor)
+        return out
+
+    def state(self) -> dict[str, list[float]]:
+        return {k: list(v) for k, v in self.results.items()}
+
+    def load_state(self, state: dict[str, list[float]]) -> None:
+        for name, kept in state.items():
+            if name in self.results:
+                self.results[name] = [float(v) for v in kept][-self.window :]
+
+
+def league_mix(weights: dict[str, float], snapshots: list[PolicyNet], seed: int,
+               members: dict[str, NamedAgent] | None = None):  # fmt: skip
+    """The opponent mix for the vector env: names by weight (as the loaded `members` where
+    given), `self` split over the snapshots."""
     pairs = []
     for name, w in weights.items():
         if name != "self":
-            pairs.append((name, w))
+            member = (members or {}).get(name)
+            pairs.append((member if member is not None else name, w))
         elif snapshots:
             for k, net in enumerate(snapshots):
                 pairs.append((SnapshotPolicy(net, seed + k), w / len(snapshots)))

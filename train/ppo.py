@@ -59,7 +59,7 @@ from noir_env._atomic import atomic_write_text, remove_partial_files
 from noir_env.game import get_game
 from noir_env.vector import make_vector_env
 
-from .league import evaluate, league_mix, parse_league, snapshot
+from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
 from .ppo_args import Args, _field_docs, check_args, int_list, parse_args
 from .ppo_run import (
     Rollout,
@@ -112,8 +112,15 @@ def setup(args: Args) -> Run:
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     batch_size = args.num_envs * args.num_steps
+    weights = parse_league(args.league)
+    members = {
+        name: NamedAgent(name, args.seed + k)
+        for k, name in enumerate(weights)
+        if name not in ("self", "random")
+    }  # random stays the engine's compiled one
     run = Run(args=args, game=game, run_dir=run_dir, net=net, optimizer=optimizer,
-              teacher=teacher, weights=parse_league(args.league), snapshots=[], envs=None,
+              teacher=teacher, weights=weights, league=LeagueResults(weights, args.pfsp),
+              members=members, snapshots=[], envs=None,
               writer=None, eval_file=run_dir / "eval.csv",
               num_updates=max(1, args.total_steps // batch_size),
               batch_size=batch_size)  # fmt: skip
@@ -129,7 +136,8 @@ def setup(args: Args) -> Run:
     run.envs = make_vector_env(
         args.num_envs, num_players=int_list(args.players, "players") or None,
         rules=args.rules or None,
-        opponents=league_mix(run.weights, run.snapshots, args.seed), seed=args.seed,
+        opponents=league_mix(run.league.priorities(), run.snapshots, args.seed, run.members),
+        seed=args.seed,
         game=game,
     )  # fmt: skip
     # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
@@ -169,6 +177,9 @@ def collect_rollout(run: Run) -> Rollout:
             run.recent["wins"] += fi["learner_won"][fi["_learner_won"]].astype(float).tolist()
             run.recent["returns"] += info["episode"]["r"][ended].tolist()
             run.recent["lengths"] += info["episode"]["l"][ended].tolist()
+            done = fi["_opponent"]
+            run.league.add(fi["opponent"][done], fi["learner_won"][done],
+                           fi["num_players"][done])  # fmt: skip
     run.global_step += run.batch_size
     return out
 
@@ -227,6 +238,11 @@ def log_update(run: Run, stats: dict, env_time: float, dt: float, bar) -> None:
         writer.add_scalar("charts/train_win_rate", np.mean(recent["wins"]), step)
         writer.add_scalar("charts/episode_return", np.mean(recent["returns"]), step)
         writer.add_scalar("charts/episode_length", np.mean(recent["lengths"]), step)
+    for name, weight in run.league.priorities().items():
+        writer.add_scalar(f"league/weight_{name}", weight, step)
+        rel = run.league.relative(name)
+        if not np.isnan(rel):
+            writer.add_scalar(f"league/win_rate_over_par_vs_{name}", rel, step)
     bar.set_postfix(sps=f"{run.batch_size / dt:,.0f}", win=f"{np.mean(recent['wins'] or [0]):.2f}")
     bar.update(1)
     for key in recent:
@@ -237,9 +253,12 @@ def after_update(run: Run, done_updates: int) -> None:
     """The league's new snapshot, the evaluation and the checkpoint, each when due."""
     args = run.args
     last = done_updates == run.num_updates
-    if "self" in run.weights and done_updates % args.snapshot_interval == 0:
+    new_snapshot = "self" in run.weights and done_updates % args.snapshot_interval == 0
+    if new_snapshot:
         run.snapshots = [*run.snapshots, snapshot(run.net)][-args.snapshots_kept :]
-        run.envs.set_opponents(league_mix(run.weights, run.snapshots, args.seed + done_updates))
+    if new_snapshot or args.pfsp > 0:  # PFSP re-weights the league after every update
+        run.envs.set_opponents(league_mix(run.league.priorities(), run.snapshots,
+                                          args.seed + done_updates, run.members))  # fmt: skip
     if (args.eval_interval and done_updates % args.eval_interval == 0) or last:
         evaluate_and_log(run, done_updates)
     if done_updates % args.checkpoint_interval == 0 or last:

@@ -41,6 +41,10 @@ class Args:
     imitation_updates: int = 0
     """the first updates fit the policy to the teacher's choices (cross-entropy on the
     learner's own rollouts, labelled by the teacher) and the value to the returns"""
+    pfsp: float = 2.0
+    """prioritized fictitious self-play: each league entry's weight is scaled by
+    (1 - x)^pfsp + 0.05, x the learner's recent win rate against it relative to par (0.5 at
+    par, 1 at twice par), so opponents it loses to are drawn more often (0: fixed weights)"""
     snapshot_interval: int = 20
     """updates between snapshots of the learner joining the league"""
     snapshots_kept: int = 5
@@ -142,6 +146,7 @@ def check_args(args: Args) -> None:
                                         ("gamma", 0.0, 1.0, False),
                                         ("gae_lambda", 0.0, 1.0, True),
                                         ("clip_coef", 0.0, 1e3, False),
+                                        ("pfsp", 0.0, 100.0, True),
                                         ("ent_coef", 0.0, 1e3, True),
                                         ("vf_coef", 0.0, 1e3, True),
                                         ("max_grad_norm", 0.0, 1e6, False),

@@ -19,7 +19,7 @@ from agents.ppo_agent import PolicyNet, save_atomic
 from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
-from .league import evaluate, snapshot
+from .league import LeagueResults, NamedAgent, evaluate, snapshot
 from .ppo_args import Args
 
 
@@ -35,6 +35,8 @@ class Run:
     optimizer: torch.optim.Optimizer
     teacher: Any  # the imitation teacher (None without a warm start)
     weights: dict[str, float]  # the league's names and weights
+    league: LeagueResults  # recent results per league entry, the PFSP weights
+    members: dict[str, NamedAgent]  # the league's named agents, loaded once
     snapshots: list[PolicyNet]
     envs: Any
     writer: Any  # TensorBoard SummaryWriter
@@ -85,6 +87,25 @@ def evaluate_and_log(run: Run, update: int) -> None:
                                          players, args.eval_games, round(rate, 4),
                                          round(ci, 4)])  # fmt: skip
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+    log_league(run, update)
+
+
+def log_league(run: Run, update: int) -> None:
+    """The learner's recent training games against each league entry (sampling policy,
+    the league's player counts): eval.csv rows `league:<name>` (players 0 = the run's
+    mix; win_rate relative to par, i.e. 1.0 = an equal player's share) and a printed line."""
+    parts = []
+    for name in run.league.weights:
+        rel, games = run.league.relative(name), run.league.games(name)
+        if np.isnan(rel):
+            continue
+        sd = float(np.std(run.league.results[name])) if games > 1 else 0.0
+        append_eval_row(run.eval_file, [update, run.global_step, round(run.elapsed, 1),
+                                        f"league:{name}", 0, games, round(rel, 4),
+                                        round(1.96 * sd / np.sqrt(games), 4)])  # fmt: skip
+        parts.append(f"{name} {rel:.2f}")
+    if parts:
+        print(f"update {update}: training games, win rate / par: {', '.join(parts)}", flush=True)
 
 
 EVAL_HEADER = ["update", "global_step", "elapsed_s", "opponents", "players", "games", "win_rate",
@@ -129,6 +150,7 @@ def _write_eval_rows(path: Path, rows: list[list[str]]) -> None:
     atomic_write_text(path, text.getvalue())
 
 
+# "league" (PFSP results) is optional: checkpoints written before it resume with none
 CHECKPOINT_KEYS = frozenset({"net", "optimizer", "snapshots", "update", "global_step", "elapsed",
                              "py_rng", "np_rng", "torch_rng", "args"})  # fmt: skip
 
@@ -157,6 +179,7 @@ def save_checkpoint(run: Run, update: int) -> None:
             },  # fmt: skip
             "torch_rng": torch.get_rng_state(),
             "args": dataclasses.asdict(run.args),
+            "league": run.league.state(),
         },
         run.checkpoint_path,
     )
@@ -214,6 +237,7 @@ def load_checkpoint(run: Run) -> None:
                              rng["has_gauss"], rng["cached_gaussian"]))  # fmt: skip
         random.setstate(ckpt["py_rng"])
         torch.set_rng_state(ckpt["torch_rng"])
+        run.league.load_state(ckpt.get("league", {}))
     except (ValueError, RuntimeError, KeyError, TypeError) as e:
         raise SystemExit(f"--resume: {e}") from None
     run.start_update, run.global_step = int(ckpt["update"]), int(ckpt["global_step"])
