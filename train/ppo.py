@@ -91,6 +91,9 @@ def train(args: Args) -> Path:
         stats = update_policy(run.net, run.optimizer, batch, args)
         log_update(run, stats, rollout.env_time, time.perf_counter() - t0, bar)
         after_update(run, update + 1)
+        if run.stopped:
+            print(f"--stop-win-rate {args.stop_win_rate} reached after update {update + 1}")
+            break
     bar.close()
     return finish(run)
 
@@ -253,14 +256,15 @@ def after_update(run: Run, done_updates: int) -> None:
     """The league's new snapshot, the evaluation and the checkpoint, each when due."""
     args = run.args
     last = done_updates == run.num_updates
+    if (args.eval_interval and done_updates % args.eval_interval == 0) or last:
+        evaluate_and_log(run, done_updates)
+    last = last or run.stopped
     new_snapshot = "self" in run.weights and done_updates % args.snapshot_interval == 0
     if new_snapshot:
         run.snapshots = [*run.snapshots, snapshot(run.net)][-args.snapshots_kept :]
     if new_snapshot or args.pfsp > 0:  # PFSP re-weights the league after every update
         run.envs.set_opponents(league_mix(run.league.priorities(), run.snapshots,
                                           args.seed + done_updates, run.members))  # fmt: skip
-    if (args.eval_interval and done_updates % args.eval_interval == 0) or last:
-        evaluate_and_log(run, done_updates)
     if done_updates % args.checkpoint_interval == 0 or last:
         save_checkpoint(run, done_updates)
 

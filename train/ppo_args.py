@@ -81,6 +81,9 @@ class Args:
     """opponent name the evaluation plays against (all other seats)"""
     eval_players: int = 0
     """player count of the evaluation games (0: the game's default)"""
+    stop_win_rate: float = 0.0
+    """stop the run (checkpoint and policy written) at the first evaluation whose win rate
+    against the first of --eval-opponents reaches this (0: never)"""
     checkpoint_interval: int = 10
     """updates between checkpoints (runs/<run-name>/checkpoint.pt)"""
     bf16: bool = False
@@ -150,7 +153,8 @@ def check_args(args: Args) -> None:
                                         ("ent_coef", 0.0, 1e3, True),
                                         ("vf_coef", 0.0, 1e3, True),
                                         ("max_grad_norm", 0.0, 1e6, False),
-                                        ("target_kl", 0.0, 1e3, True)):  # fmt: skip
+                                        ("target_kl", 0.0, 1e3, True),
+                                        ("stop_win_rate", 0.0, 1.0, True)):  # fmt: skip
         v = getattr(args, flag)
         ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
         need(ok, flag.replace("_", "-"), f"a number in {'[' if closed_low else '('}{low}, {high}]")

@@ -44,6 +44,7 @@ class Run:
     num_updates: int
     batch_size: int
     start_update: int = 0
+    stopped: bool = False  # --stop-win-rate reached: the run ends after this update
     global_step: int = 0
     elapsed: float = 0.0
     next_obs: np.ndarray | None = None
@@ -79,7 +80,7 @@ def evaluate_and_log(run: Run, update: int) -> None:
     if args.eval_games <= 0:
         return
     players = args.eval_players or run.game.default_players
-    for name in args.eval_opponents.split(","):
+    for k, name in enumerate(args.eval_opponents.split(",")):
         rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
                             seed=10_000_000, game=run.game.name)  # fmt: skip
         run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
@@ -87,6 +88,8 @@ def evaluate_and_log(run: Run, update: int) -> None:
                                          players, args.eval_games, round(rate, 4),
                                          round(ci, 4)])  # fmt: skip
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+        if k == 0 and args.stop_win_rate and rate >= args.stop_win_rate:
+            run.stopped = True
     log_league(run, update)
 
 

@@ -29,9 +29,16 @@ def train_sb3(
     run_name: str | None = "sb3",
     verbose: int = 0,
     game: str = "noir",
+    seconds: float | None = None,
 ):
-    """Train MaskablePPO; returns (model, learner steps per second)."""
+    """Train MaskablePPO for `total_steps` learner steps, or until `seconds` of wall-clock
+    time have passed if that comes first; returns (model, learner steps per second)."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class WallClockLimit(BaseCallback):
+        def _on_step(self) -> bool:  # False ends model.learn
+            return seconds is None or time.perf_counter() - t0 < seconds
 
     from noir_env.vector import make_sb3_vec_env
 
@@ -48,7 +55,7 @@ def train_sb3(
         device="cpu",
     )
     t0 = time.perf_counter()
-    model.learn(total_timesteps=total_steps)
+    model.learn(total_timesteps=total_steps, callback=WallClockLimit())
     sps = model.num_timesteps / (time.perf_counter() - t0)
     if run_name:
         out = Path("runs") / run_name
