@@ -88,6 +88,10 @@ class SingleSeatEnv(gymnasium.Env):
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
         return out.obs[0], float(out.reward[0]), terminated, truncated, info
 
+    def close(self) -> None:
+        """Close the game: `reset` and `step` raise ValueError from now on."""
+        self.games.close()
+
     def action_masks(self) -> np.ndarray:
         """bool [num_actions]: the learner's legal actions (all False once the episode is
         over)."""
