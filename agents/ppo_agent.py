@@ -47,10 +47,20 @@ MAX_ACTIONS = 1 << 14
 MAX_WIDTH = 1 << 14
 MAX_LAYERS = 16
 ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
+# the starting bonus of a prior agent's choice (`PolicyNet(prior=...)`): with about 3 legal
+# actions the new policy plays the prior's choice about 19 times in 20, greedily always
+PRIOR_WEIGHT_INIT = 4.0
 
 
 class PolicyNet(nn.Module):
-    """obs -> (masked-ready logits over every action, state value)."""
+    """obs -> (masked-ready logits over every action, state value).
+
+    With `prior` (an agent name, e.g. "heuristic") the policy is a residual on that agent:
+    the logit of the action the prior agent would play gets a learned bonus
+    `prior_weight` (starting at PRIOR_WEIGHT_INIT), so a new policy starts as the prior
+    agent and training learns where to depart from it. The prior's choice is an input the
+    caller computes from the same observation and mask (`PPOAgent`, train.ppo's rollout);
+    `add_prior` applies it."""
 
     def __init__(
         self,
@@ -58,6 +68,7 @@ class PolicyNet(nn.Module):
         num_actions: int,
         hidden: tuple[int, ...] = (256, 256),
         game: str = "noir",
+        prior: str = "",
     ):
         super().__init__()
         self.config = {  # plain ints: the config is written into policy files as it is
@@ -66,6 +77,9 @@ class PolicyNet(nn.Module):
             "hidden": [int(h) for h in hidden],
             "game": str(game),
         }
+        if prior:  # absent otherwise: files of policies without a prior stay as they were
+            self.config["prior"] = str(prior)
+            self.prior_weight = nn.Parameter(torch.tensor(PRIOR_WEIGHT_INIT))
         layers: list[nn.Module] = []
         width = obs_size
         for h in hidden:
@@ -123,6 +137,15 @@ class PolicyNet(nn.Module):
         )
         padded = torch.full(valid.shape, ILLEGAL_LOGIT, dtype=pair_logits.dtype)
         return padded.index_put((rows, pos), pair_logits), self.v(h).squeeze(-1)
+
+    def add_prior(self, legal_logits: torch.Tensor, prior_pos: torch.Tensor | None) -> torch.Tensor:
+        """Legal logits [B, K] with `prior_weight` added at each row's prior choice (its
+        column `prior_pos` [B] in the row's legal actions); unchanged without a prior."""
+        if prior_pos is None or "prior" not in self.config:
+            return legal_logits
+        bonus = torch.zeros_like(legal_logits)
+        bonus.scatter_(1, prior_pos[:, None], 1.0)
+        return legal_logits + self.prior_weight * bonus
 
     def _hidden(self, columns: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         """The body's output for `sparse_inputs` z."""
@@ -327,6 +350,8 @@ def parameter_shapes(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     actions = config["num_actions"]
     shapes |= {"pi.weight": (actions, width), "pi.bias": (actions,), "v.weight": (1, width),
                "v.bias": (1,)}  # fmt: skip
+    if config.get("prior"):
+        shapes["prior_weight"] = ()
     return shapes
 
 
@@ -349,7 +374,8 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
             "damaged after it was written"
         )
     _check_tensors(state, cfg, path)
-    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"])
+    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"],
+                    cfg.get("prior", ""))  # fmt: skip
     net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
     net.eval()
     return net
@@ -381,7 +407,7 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     if not isinstance(cfg, dict):
         raise ValueError(f"{path}: 'config' is not a dict")
     missing = {"obs_size", "num_actions", "hidden"} - set(cfg)
-    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game"}
+    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior"}
     if missing or unknown:
         raise ValueError(f"{path}: config keys {_missing_unknown(missing, unknown)}")
     hidden = cfg["hidden"]
@@ -397,8 +423,12 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     game = cfg.get("game", "noir")
     if not isinstance(game, str) or not game:
         raise ValueError(f"{path}: config 'game' must be a game's name, got {game!r}")
-    return {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
-            "hidden": list(hidden), "game": game}  # fmt: skip
+    prior = cfg.get("prior", "")
+    if not isinstance(prior, str) or len(prior) > 200:
+        raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
+    checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
+               "hidden": list(hidden), "game": game}  # fmt: skip
+    return checked | ({"prior": prior} if prior else {})
 
 
 def _missing_unknown(missing: set[str], unknown: set[str]) -> str:
@@ -459,6 +489,7 @@ class PPOAgent:
         size = net.config["obs_size"]
         earlier = self.game == "noir" and size != OBS_SIZES["noir"]
         self.layout_columns = columns_for(size) if earlier else None
+        self.prior = prior_agent(net, seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""
@@ -478,7 +509,10 @@ class PPOAgent:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
         if not m.any(axis=1).all():
             raise ValueError("a mask row has no legal action")
-        logits = np.where(m, self.policy.logits(o), -np.inf)
+        logits = self.policy.logits(o)
+        if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
+            logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
+        logits = np.where(m, logits, -np.inf)
         best = logits.max(axis=1, keepdims=True)
         if self.greedy:
             out = logits.argmax(axis=1).astype(np.int64)
@@ -486,6 +520,17 @@ class PPOAgent:
             probs = np.exp(np.where(m, logits - best, 0.0)) * m
             out = sample_actions(probs, self.rng)
         return out[0] if single else out
+
+
+def prior_agent(net: PolicyNet, seed: int | None = None) -> Any:
+    """The agent a policy with a prior (`PolicyNet`) consults, loaded by name (None
+    without one); ValueError if no agent has that name."""
+    name = net.config.get("prior")
+    if not name:
+        return None
+    from .registry import load  # the registry loads this module: import it when needed
+
+    return load(name, seed=seed)
 
 
 class NumpyPolicy:
@@ -507,6 +552,7 @@ class NumpyPolicy:
                        for lin in net.body[2::2]]  # fmt: skip
         self.pi = (net.pi.weight.t().contiguous().numpy(), net.pi.bias.numpy().copy())
         self.v = (net.v.weight.t().contiguous().numpy(), net.v.bias.numpy().copy())
+        self.prior_weight = float(net.prior_weight) if "prior" in net.config else 0.0
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """float32 [B, actions]: the unmasked logits of observations obs [B, obs]."""

@@ -36,6 +36,10 @@ class Args:
     the game's default"""
     league: str = "random:0.3,self:0.7"
     """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
+    prior: str = ""
+    """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
+    prior's choice gets a learned bonus, so the policy starts as that agent and learns where
+    to depart from it; the agent is consulted whenever the policy plays"""
     imitate: str = ""
     """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""
     imitation_updates: int = 0
@@ -173,6 +177,11 @@ def check_args(args: Args) -> None:
         need(bool(args.imitate), "imitate", "a teacher agent for --imitation-updates")
     if args.imitate:
         load(args.imitate)
+    if args.prior:
+        try:
+            load(args.prior)
+        except ValueError as e:
+            raise ValueError(f"--prior: {e}") from None
 
 
 def int_list(spec: str, flag: str) -> list[int]:

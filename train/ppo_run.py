@@ -34,6 +34,7 @@ class Run:
     net: PolicyNet
     optimizer: torch.optim.Optimizer
     teacher: Any  # the imitation teacher (None without a warm start)
+    prior: Any  # the agent the policy is a residual on (--prior; None without one)
     weights: dict[str, float]  # the league's names and weights
     league: LeagueResults  # recent results per league entry, the PFSP weights
     members: dict[str, NamedAgent]  # the league's named agents, loaded once
@@ -70,6 +71,7 @@ class Rollout:
     rewards: torch.Tensor  # [T, N]
     dones: torch.Tensor  # [T, N]: the episode ended with this decision
     values: torch.Tensor  # [T, N]
+    prior: torch.Tensor  # long [T, N]: the prior agent's choices (--prior; zeros without)
     env_time: float = 0.0  # seconds spent in the environment
 
 
