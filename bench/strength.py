@@ -4,6 +4,7 @@ copies of every other, at 3 to 6 players, with 95% Wilson intervals.
     python bench/strength.py                                # all baselines, 3-6 players
     python bench/strength.py --players 4 --games 400        # a quick 4-player matrix
     python bench/strength.py --agents heuristic heuristic-v1 style-rusher --rules original
+    python bench/strength.py --only ppo --update docs/crossplay.csv   # re-measure one agent
 
 A cell (lone agent A, field B, n players) is a tournament of A and n-1 copies of B
 (`train.tournament.run_tournament`: seats rotated over the same deals), played in chunks
@@ -53,14 +54,16 @@ def play_cell(lone, field, labels: tuple[str, str], players: int, games: int, ru
 
 
 def cross_play(names: list[str], players: list[int], games: int, rules: str, seed: int,
-               chunk: int) -> list[dict]:  # fmt: skip
-    """Every ordered pair of distinct agents at every table size (module docstring)."""
+               chunk: int, only: str | None = None) -> list[dict]:  # fmt: skip
+    """Every ordered pair of distinct agents at every table size (module docstring); with
+    `only`, the pairs that agent is in (alone, or as the field)."""
     from agents import load
 
     print(f"loading {len(names)} agents (a first run compiles their numba kernels: up to a few "
           "minutes)", flush=True)  # fmt: skip
     agents = {name: load(name, seed=k) for k, name in enumerate(names)}
-    cells = [(n, a, b) for n in players for a in names for b in names if a != b]
+    cells = [(n, a, b) for n in players for a in names for b in names
+             if a != b and only in (None, a, b)]  # fmt: skip
     total = len(cells) * games
     done, rows, t0 = 0, [], time.perf_counter()
 
@@ -168,15 +171,27 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=250, help="games per progress step")
     parser.add_argument("--out", default="runs/crossplay", help="output folder")
     parser.add_argument("--from-csv", help="play nothing: redraw and reprint a crossplay.csv")
+    parser.add_argument("--only", help="play only the cells this agent is in (alone or field)")
+    parser.add_argument("--update", help="a crossplay.csv whose other cells are kept: the "
+                        "cells played replace theirs")  # fmt: skip
     args = parser.parse_args()
     if len(set(args.agents)) < 2:
         parser.error("give at least two different agents")
+    if args.only and args.only not in args.agents:
+        parser.error(f"--only {args.only}: not among --agents")
+    if args.update and not Path(args.update).is_file():
+        parser.error(f"--update {args.update}: no such file")
     if args.from_csv:
         rows, names = read_csv(Path(args.from_csv))
     else:
         rows = cross_play(args.agents, args.players, args.games, args.rules, args.seed,
-                          args.chunk)  # fmt: skip
+                          args.chunk, args.only)  # fmt: skip
         names = args.agents
+    if args.update:  # the kept cells first, in their order; the new ones replace theirs
+        kept, kept_names = read_csv(Path(args.update))
+        played = {(r["players"], r["agent"], r["field"]) for r in rows}
+        rows = [r for r in kept if (r["players"], r["agent"], r["field"]) not in played] + rows
+        names = list(dict.fromkeys([*kept_names, *names]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "crossplay.csv")
