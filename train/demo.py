@@ -61,7 +61,11 @@ def print_table(rows: list[dict]) -> None:
 
 def train_briefly(steps: int, players: int) -> Path:
     """A few minutes of train.ppo against random and heuristic tables, the first third
-    imitating the heuristic; its policy file. Each demo starts runs/demo/ afresh."""
+    imitating the heuristic; its policy file. Each demo starts runs/demo/ afresh.
+
+    One torch thread: the demo must not collapse on a machine that other work shares, where
+    torch's threads wait on each other (train.ppo ran 5x slower with two threads than with
+    one on a busy 2-core machine; docs/training.md)."""
     from train.ppo import Args, train
 
     shutil.rmtree(Path("runs") / "demo", ignore_errors=True)
@@ -76,6 +80,7 @@ def train_briefly(steps: int, players: int) -> Path:
         imitate="heuristic",
         imitation_updates=max(1, steps // (num_envs * num_steps) // 3),
         eval_games=0,
+        threads=1,
     )
     return train(args)
 
