@@ -1,5 +1,7 @@
 # The README's two commands: `make demo` (the main job) and `make test` (the test suite).
 # Each creates .venv on first use and installs what it needs. `make docs` builds the site.
+# pip runs without -q: a first install downloads torch and takes minutes, and its progress
+# shows that it is working.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,19 +17,19 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -e ".[dev]"
 	touch $@
 
 $(STAMP_BENCH): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,bench]"
+	$(BIN)/pip install -e ".[dev,bench]"
 	touch $@
 
 $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,train]"
+	$(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
 $(STAMP_DOCS): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[docs]"
+	$(BIN)/pip install -e ".[docs]"
 	touch $@
 
 demo: $(STAMP_TRAIN)
