@@ -78,9 +78,10 @@ def main(argv: list[str] | None = None) -> None:
     reached = ours["rate"] >= a.target
     print(f"MaskablePPO: training {ours['seconds'] / 60:.1f} min against {OPPONENT}...",
           flush=True)  # fmt: skip
-    train_sb3(2048, 16, 128, run_name=None)  # warm-up outside the clock
+    threads = Args().threads  # train.ppo's torch threads for both trainers: a fair race
+    train_sb3(2048, 16, 128, run_name=None, threads=threads)  # warm-up outside the clock
     model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=a.seed,
-                           run_name=None, seconds=ours["seconds"])  # fmt: skip
+                           run_name=None, seconds=ours["seconds"], threads=threads)  # fmt: skip
     theirs = win_rate(model, a.eval_games, players=4, opponents=OPPONENT)
     print()
     print(f"| trainer | training time | learner decisions | win rate vs 3 {OPPONENT} (4p) |")
