@@ -58,6 +58,7 @@ from agents.ppo_agent import (
 )
 from noir_env._atomic import atomic_write_text, remove_partial_files
 from noir_env.game import get_game
+from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
@@ -107,7 +108,7 @@ def setup(args: Args) -> Run:
     run_dir = Path("runs") / args.run_name
     run_dir.mkdir(parents=True, exist_ok=True)
     remove_partial_files(run_dir)  # what saves cut off by a kill left
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)  # torch and numba alike
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)

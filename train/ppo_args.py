@@ -93,8 +93,9 @@ class Args:
     bf16: bool = False
     """bfloat16 autocast for the update's forward pass (about 1.3x faster on CPUs with AMX or
     AVX512-BF16; the rollout and the saved policy stay float32)"""
-    threads: int = 2
-    """torch CPU threads"""
+    threads: int = 1
+    """CPU threads of torch and of numba's parallel loops (noir_env.threads: one thread
+    ran 4-5x faster than two on a busy 2-core machine)"""
     resume: bool = False
     """continue runs/<run-name>/ from its checkpoint, with the settings in its config.json
     except the flags given on the command line (e.g. a larger --total-steps extends the run)"""

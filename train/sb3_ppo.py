@@ -40,9 +40,8 @@ def train_sb3(
     """Train MaskablePPO for `total_steps` learner steps, or until `seconds` of wall-clock
     time have passed if that comes first; returns (model, learner steps per second).
 
-    threads: torch's CPU threads for this process (`torch.set_num_threads`; None leaves
-    torch's setting as it is)."""
-    import torch
+    threads: CPU threads of torch and numba for this process (`noir_env.threads.set_threads`;
+    None leaves the settings as they are)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -50,12 +49,11 @@ def train_sb3(
         def _on_step(self) -> bool:  # False ends model.learn
             return seconds is None or time.perf_counter() - t0 < seconds
 
+    from noir_env.threads import set_threads
     from noir_env.vector import make_sb3_vec_env
 
     if threads is not None:
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-        torch.set_num_threads(threads)
+        set_threads(threads)
     env = make_sb3_vec_env(
         num_envs, num_players=players, rules=rules, opponents=opponents, seed=seed, game=game
     )
