@@ -14,7 +14,7 @@ import torch
 
 import agents
 from agents import ppo_agent
-from agents.policies import SHIPPED_PPO_POLICY
+from agents.policies import PPO_V1_POLICY as SHIPPED_PPO_POLICY
 from agents.ppo_agent import (
     FORMAT,
     MAX_WIDTH,
@@ -233,6 +233,9 @@ def test_the_shipped_policy_still_loads_and_plays():
     data = torch.load(SHIPPED_PPO_POLICY, weights_only=True)
     assert "sha256" not in data  # written before checksums: loaded on the other checks
     agent = PPOAgent(SHIPPED_PPO_POLICY)
+    import agents
+
+    assert type(agents.load("ppo-v1")) is PPOAgent  # kept by name beside the new policy
     envs = make_vector_env(4, seed=1, opponents="random")
     obs, info = envs.reset()
     for _ in range(5):
