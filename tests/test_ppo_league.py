@@ -70,8 +70,8 @@ def test_pfsp_counts_wins_relative_to_par_and_forgets_old_games():
 class QuickLeague(LeagueResults):
     """Rates from 5 games on (a tiny run ends few games)."""
 
-    def __init__(self, weights, power):
-        super().__init__(weights, power, min_games=5)
+    def __init__(self, weights, power, **kwargs):
+        super().__init__(weights, power, min_games=5, **kwargs)
 
 
 def test_training_logs_each_league_opponent_and_resumes_its_results(in_tmp, monkeypatch):
@@ -99,6 +99,22 @@ def test_training_logs_each_league_opponent_and_resumes_its_results(in_tmp, monk
     assert resumed.league.state() == {k: [float(v) for v in r] for k, r in results.items()}
     resumed.envs.close()
     resumed.writer.close()
+
+
+def test_mixed_tables_are_logged_apart_and_leave_the_weights_alone(in_tmp, monkeypatch):
+    monkeypatch.setattr("train.ppo.LeagueResults", QuickLeague)
+    train(tiny(num_steps=64, total_steps=2 * 16 * 64, mixed_tables=0.5))
+    run = in_tmp / "runs" / "t"
+    results = torch.load(run / "checkpoint.pt", weights_only=True)["league"]
+    assert set(results) == {"random", "heuristic", "mixed"} and len(results["mixed"]) >= 5
+    logged = {r["opponents"] for r in csv.DictReader((run / "eval.csv").open())}
+    assert {"league:random", "league:heuristic", "league:mixed"} <= logged
+    league = QuickLeague({"random": 1.0, "heuristic": 1.0}, 2.0, track=("mixed",))
+    record(league, "mixed", 0, 50)  # lost every mixed game: no entry drawn more for it
+    assert set(league.priorities()) == {"random", "heuristic"}
+    assert league.priorities()["random"] == league.priorities()["heuristic"]
+    with pytest.raises(ValueError, match="mixed-tables"):
+        train(tiny(mixed_tables=1.5))
 
 
 def test_stop_win_rate_ends_the_run_at_the_first_evaluation_that_reaches_it(in_tmp, capsys):

@@ -53,13 +53,15 @@ class LeagueResults:
     its `--league` weight times (1 - x)^p + floor, where x in [0, 1] is the learner's recent
     win rate against it relative to par (the equal player's 1/players), halved and clipped:
     x = 0.5 at par, 1 at twice par. Opponents the learner beats fade; the floor keeps every
-    entry in play. Until an entry has `min_games` results it counts as par."""
+    entry in play. Until an entry has `min_games` results it counts as par. Names in
+    `track` (e.g. "mixed": tables of several entries) are recorded and logged, not weighted."""
 
     def __init__(self, weights: dict[str, float], power: float, window: int = 600,
-                 min_games: int = 50, floor: float = 0.05):  # fmt: skip
+                 min_games: int = 50, floor: float = 0.05,
+                 track: tuple[str, ...] = ()):  # fmt: skip
         self.weights, self.power = dict(weights), power
         self.window, self.min_games, self.floor = window, min_games, floor
-        self.results: dict[str, list[float]] = {name: [] for name in weights}
+        self.results: dict[str, list[float]] = {name: [] for name in [*weights, *track]}
 
     def add(self, names: np.ndarray, wins: np.ndarray, players: np.ndarray) -> None:
         """Record ended games: opponent name, learner's win share (0..1), player count."""

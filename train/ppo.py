@@ -126,7 +126,9 @@ def setup(args: Args) -> Run:
     }  # random stays the engine's compiled one
     run = Run(args=args, game=game, run_dir=run_dir, net=net, optimizer=optimizer,
               teacher=teacher, prior=prior, weights=weights,
-              league=LeagueResults(weights, args.pfsp), members=members, snapshots=[], envs=None,
+              league=LeagueResults(weights, args.pfsp,
+                                   track=("mixed",) if args.mixed_tables > 0 else ()),
+              members=members, snapshots=[], envs=None,
               writer=None, eval_file=run_dir / "eval.csv",
               num_updates=max(1, args.total_steps // batch_size),
               batch_size=batch_size)  # fmt: skip
@@ -145,6 +147,7 @@ def setup(args: Args) -> Run:
         opponents=league_mix(run.league.priorities(), run.snapshots, args.seed, run.members),
         seed=args.seed,
         game=game,
+        mixed_tables=args.mixed_tables,
     )  # fmt: skip
     # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
     run.next_obs, info = run.envs.reset(seed=args.seed + 7919 * run.start_update)
@@ -257,6 +260,7 @@ def log_update(run: Run, stats: dict, env_time: float, dt: float, bar) -> None:
         writer.add_scalar("charts/episode_length", np.mean(recent["lengths"]), step)
     for name, weight in run.league.priorities().items():
         writer.add_scalar(f"league/weight_{name}", weight, step)
+    for name in run.league.results:
         rel = run.league.relative(name)
         if not np.isnan(rel):
             writer.add_scalar(f"league/win_rate_over_par_vs_{name}", rel, step)

@@ -49,6 +49,10 @@ class Args:
     """prioritized fictitious self-play: each league entry's weight is scaled by
     (1 - x)^pfsp + 0.05, x the learner's recent win rate against it relative to par (0.5 at
     par, 1 at twice par), so opponents it loses to are drawn more often (0: fixed weights)"""
+    mixed_tables: float = 0.0
+    """share of games (0..1) whose opponent seats each draw their own league entry (a table
+    of, say, a heuristic, a rusher and a snapshot) instead of one entry for every seat; their
+    results are logged as `mixed` and do not move the PFSP weights"""
     snapshot_interval: int = 20
     """updates between snapshots of the learner joining the league"""
     snapshots_kept: int = 5
@@ -155,6 +159,7 @@ def check_args(args: Args) -> None:
                                         ("gae_lambda", 0.0, 1.0, True),
                                         ("clip_coef", 0.0, 1e3, False),
                                         ("pfsp", 0.0, 100.0, True),
+                                        ("mixed_tables", 0.0, 1.0, True),
                                         ("ent_coef", 0.0, 1e3, True),
                                         ("vf_coef", 0.0, 1e3, True),
                                         ("max_grad_norm", 0.0, 1e6, False),

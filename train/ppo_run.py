@@ -100,7 +100,7 @@ def log_league(run: Run, update: int) -> None:
     the league's player counts): eval.csv rows `league:<name>` (players 0 = the run's
     mix; win_rate relative to par, i.e. 1.0 = an equal player's share) and a printed line."""
     parts = []
-    for name in run.league.weights:
+    for name in run.league.results:
         rel, games = run.league.relative(name), run.league.games(name)
         if np.isnan(rel):
             continue

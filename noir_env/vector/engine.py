@@ -20,8 +20,9 @@ those decisions too (ask_all=True); the game is the same for the same choices, a
 Seeds: `reset(seed=s)` deals slot i the game with seed s + i (as `init(seeds=s)` and the AEC
 env's `reset(seed=s + i)`); its later games get seeds from a stream keyed by (s, i), so a
 slot's games do not depend on the number of slots. The player count, the learner's seat, the
-opponent drawn from the mix and the random opponents' choices all derive from the game's
-seed: a game is a function of its seed and the learner's actions.
+opponent drawn from the mix (at a mixed table, each seat's), and the random opponents'
+choices all derive from the game's seed: a game is a function of its seed and the learner's
+actions.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from .seeds import SeedStreams, draw
 
 MAX_REDEALS = 1000  # a slot whose games keep ending before the learner acts is an error
 # what a step or reset changes: restored as a whole when a Python opponent fails in it
-_TRANSACTIONAL = ("state", "lanes", "learner", "opponent", "game_seed", "seeds", "seed",
+_TRANSACTIONAL = ("state", "lanes", "learner", "opponent", "seat_opponent", "mixed_table",
+                  "game_seed", "seeds", "seed",
                   "episode_length", "episode_start")  # fmt: skip
 # the opponent table's own lists (copied, the policies in them shared)
 _OPPONENT_TABLE = ("_mix", "_mix_index", "_acts", "_names", "_builtin")
@@ -96,6 +98,7 @@ class SingleSeatGames(OpponentTable):
         record: bool = False,
         copy: bool = True,
         game: str | Game = "noir",
+        mixed_tables: float = 0.0,
     ):
         self.game = get_game(game)
         # ints are ints: 2.7 games or seat 0.9 would be truncated silently, True taken as 1
@@ -115,6 +118,8 @@ class SingleSeatGames(OpponentTable):
         self.state = None
         self.learner = np.zeros(n, np.int64)
         self.opponent = np.zeros(n, np.int16)  # index into self._acts of each game
+        self.seat_opponent = np.zeros((n, self.game.max_players), np.int16)  # ... of each seat
+        self.mixed_table = np.zeros(n, np.bool_)
         self.game_seed = np.zeros(n, np.int64)
         self.seeds = SeedStreams(n)
         self.episode_length = np.zeros(n, np.int32)
@@ -122,7 +127,7 @@ class SingleSeatGames(OpponentTable):
         self.lanes = L.make_lanes(n, self.game.max_players, trace=self.max_steps if record else 0)
         self.copy = bool(copy)
         self._buffers: list[tuple[np.ndarray, np.ndarray]] = []
-        self.set_opponents(opponents)
+        self.set_opponents(opponents, mixed_tables)
 
     # --- settings -------------------------------------------------------------------------
     def _check_seat(self, learner_seat: str | int) -> int:
@@ -231,9 +236,8 @@ class SingleSeatGames(OpponentTable):
                 self.learner[games] = self.learner_seat
             else:
                 self.learner[games] = draw(seeds, S.salt(salt, S.SALT_SEAT), nps)
-            uniforms = draw(seeds, S.salt(salt, S.SALT_OPPONENT), 2**53) * (1.0 / 2**53)
-            self.opponent[games] = self._mix_index[self._mix.draw(uniforms)]
-            lanes.builtin[games] = np.array(self._builtin, np.bool_)[self.opponent[games]][:, None]
+            self._draw_opponents(games, seeds)
+            lanes.builtin[games] = np.array(self._builtin, np.bool_)[self.seat_opponent[games]]
             lanes.builtin[games, self.learner[games]] = False  # the learner's seat is external
             lanes.agent_rng[games] = S.random_streams(seeds, S.salt(salt, S.SALT_RNG))
             lanes.observer[games] = self.learner[games]
@@ -250,6 +254,24 @@ class SingleSeatGames(OpponentTable):
             f"{MAX_REDEALS} games in a row ended before the learner's first decision "
             f"(max_steps={self.max_steps} is too small?)"
         )
+
+    def _draw_opponents(self, games: np.ndarray, seeds: np.ndarray) -> None:
+        """Each new game's opponent from the mix, keyed by its seed; at a mixed table (a
+        share `mixed_tables` of games) one opponent per seat, each keyed by seed and seat."""
+        salt = self.game.seed_salt
+
+        def uniforms(use: int) -> np.ndarray:
+            return draw(seeds, S.salt(salt, use), 2**53) * (1.0 / 2**53)
+
+        self.opponent[games] = self._mix_index[self._mix.draw(uniforms(S.SALT_OPPONENT))]
+        self.seat_opponent[games] = self.opponent[games, None]
+        self.mixed_table[games] = False
+        if self.mixed_tables > 0.0:
+            mixed = uniforms(S.SALT_MIXED) < self.mixed_tables
+            self.mixed_table[games] = mixed
+            for seat in range(self.seat_opponent.shape[1]):
+                drawn = self._mix_index[self._mix.draw(uniforms(S.SALT_SEAT_OPPONENT + seat))]
+                self.seat_opponent[games, seat] = np.where(mixed, drawn, self.opponent[games])
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
         """Observation and mask arrays to fill. copy=False: always the same pair. copy=True:

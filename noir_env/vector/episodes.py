@@ -39,7 +39,8 @@ class Ended:
     learner_seat: np.ndarray  # int8 [E]
     num_players: np.ndarray  # int8 [E]
     game_seed: np.ndarray  # int64 [E]
-    opponent: np.ndarray  # object [E]: name of the opponent drawn for the game
+    opponent: np.ndarray  # object [E]: name of the opponent drawn for the game ("mixed":
+    # a mixed table, one drawn per seat)
     history: np.ndarray | None  # object [E]: histories (record=True), else None
 
 
@@ -72,6 +73,7 @@ def ended_episodes(engine: SingleSeatGames, games: np.ndarray) -> Ended:
     sole = winners.sum(1) == 1
     rows = np.arange(games.size)
     final_obs, _ = engine.observe_rows(games, seats)
+    drawn = np.array(engine.opponent_names, object)
     return Ended(
         games=games,
         reward=reward,
@@ -89,7 +91,7 @@ def ended_episodes(engine: SingleSeatGames, games: np.ndarray) -> Ended:
         learner_seat=seats.astype(np.int8),
         num_players=num_players,
         game_seed=engine.game_seed[games].copy(),
-        opponent=np.array(engine.opponent_names, object)[engine.opponent[games]],
+        opponent=np.where(engine.mixed_table[games], "mixed", drawn[engine.opponent[games]]),
         history=histories(engine, games) if engine.lanes.trace.shape[1] else None,
     )
 

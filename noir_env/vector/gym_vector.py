@@ -98,10 +98,12 @@ class GameVectorEnv(VectorEnv):
         core_kwargs: dict | None = None,
         copy: bool = True,
         game: str | Game = "noir",
+        mixed_tables: float = 0.0,
     ):
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
             autoreset=True, core_kwargs=core_kwargs, copy=copy, game=game,
+            mixed_tables=mixed_tables,
         )  # fmt: skip
         self.game = self.games.game
         self.num_envs = self.games.num_envs
@@ -134,11 +136,12 @@ class GameVectorEnv(VectorEnv):
         """`close()`: the games are closed; `reset` and `step` raise ValueError from now on."""
         self.games.close()
 
-    def set_opponents(self, opponents: Any) -> None:
+    def set_opponents(self, opponents: Any, mixed_tables: float | None = None) -> None:
         """Opponents of the games dealt from now on: a name ("random"), a policy with a
         batched act(obs, mask), such a callable, or a mix {opponent: probability} from which
-        each game draws one. Games in progress keep theirs."""
-        self.games.set_opponents(opponents)
+        each game draws one. mixed_tables: the share of new games that draw one opponent
+        per seat from the mix instead (None: unchanged). Games in progress keep theirs."""
+        self.games.set_opponents(opponents, mixed_tables)
 
     def action_masks(self) -> np.ndarray:
         """bool [N, num_actions]: the learner's legal actions now."""
@@ -196,6 +199,7 @@ def make_vector_env(
     core_kwargs: dict | None = None,
     copy: bool = True,
     game: str | Game = "noir",
+    mixed_tables: float = 0.0,
 ) -> GameVectorEnv:
     """A Gymnasium VectorEnv of `num_envs` games of `game`, the learner in one seat of each.
 
@@ -208,11 +212,12 @@ def make_vector_env(
     keywords for the game's `init`. copy: observation and mask arrays that no later step
     writes while the caller holds them (False: two buffers overwritten by the next step, as
     Gymnasium's SyncVectorEnv(copy=False)). game: "noir", "district_noir" or any registered
-    game.
+    game. mixed_tables: the share of games (0..1) whose seats each draw an opponent from the
+    mix, a table of different opponents; those games report their opponent as "mixed".
     """
     return GameVectorEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-        episode_statistics, core_kwargs, copy, game,
+        episode_statistics, core_kwargs, copy, game, mixed_tables,
     )  # fmt: skip
 
 

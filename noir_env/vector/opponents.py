@@ -9,6 +9,11 @@ An opponent spec is one of
   opponents that cannot be dict keys): each game draws one opponent, which then plays every
   seat but the learner's for the whole game.
 
+Mixed tables: with `mixed_tables=p` (`set_opponents(spec, mixed_tables=p)`, or the envs'
+argument of that name), a share p of new games draws an opponent for each seat instead, from
+the same mix: a table of, say, a heuristic, a rusher and a random player. Those games report
+their opponent as "mixed".
+
 A uniform random agent (`"random"` or an `agents.RandomAgent`) is played inside the compiled
 engine with one random stream per game, so a game stays a function of its seed whatever the
 number of games; every other policy is called once per decision round with the batch of all
@@ -117,6 +122,16 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
     )
 
 
+def check_share(mixed_tables: Any) -> float:
+    """`mixed_tables` as a float in [0, 1], or ValueError naming it."""
+    if isinstance(mixed_tables, bool) or not isinstance(mixed_tables, int | float | np.number):
+        raise ValueError(f"mixed_tables must be a number in [0, 1], got {mixed_tables!r}")
+    share = float(mixed_tables)
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"mixed_tables must be in [0, 1], got {mixed_tables!r}")
+    return share
+
+
 def as_actions(who: str, actions: Any, count: int) -> np.ndarray:
     """A policy's answer for `count` decisions as int64 [count]; raises ValueError naming
     `who` for the wrong number of actions or non-integers (legality is the caller's)."""
@@ -140,11 +155,14 @@ class OpponentTable(ABC):
 
     state: Any
     opponent: np.ndarray  # int16 [N]: index into the policies of each game's opponent
+    seat_opponent: np.ndarray  # int16 [N, P]: the policy of each seat (the learner's unused)
+    mixed_table: np.ndarray  # bool [N]: the game's seats drew their opponents one by one
 
     def __init__(self) -> None:
         self._acts: list = []  # every policy ever set; games keep an index into it
         self._names: list[str] = []
         self._builtin: list[bool] = []
+        self.mixed_tables = 0.0  # share of new games seating a drawn opponent per seat
 
     @abstractmethod
     def observe_rows(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -158,10 +176,13 @@ class OpponentTable(ABC):
     def illegal_message(self, game: int, action: int) -> str:
         """Why `action` is illegal in `game` (the engine's)."""
 
-    def set_opponents(self, opponents: OpponentSpec) -> None:
+    def set_opponents(self, opponents: OpponentSpec, mixed_tables: float | None = None) -> None:
         """Draw the opponents of games dealt from now on from `opponents` (a name, a policy,
-        or a mix {opponent: probability}); games in progress keep theirs."""
+        or a mix {opponent: probability}); games in progress keep theirs. mixed_tables: the
+        share of new games whose seats draw their opponents one by one (None: unchanged)."""
+        share = self.mixed_tables if mixed_tables is None else check_share(mixed_tables)
         self._set_mix(resolve(opponents))
+        self.mixed_tables = share
 
     def _set_mix(self, mix: OpponentMix) -> None:
         """Draw new games' opponents from the resolved `mix`."""
@@ -179,6 +200,7 @@ class OpponentTable(ABC):
         used[self._mix_index] = True
         if self.state is not None:
             used[self.opponent] = True
+            used[self.seat_opponent] = True
         if used.all():
             return
         remap = (np.cumsum(used) - 1).astype(np.int16)
@@ -186,7 +208,10 @@ class OpponentTable(ABC):
         self._names = [nm for nm, u in zip(self._names, used, strict=True) if u]
         self._builtin = [b for b, u in zip(self._builtin, used, strict=True) if u]
         self._mix_index = remap[self._mix_index]
-        self.opponent = remap[self.opponent] if self.state is not None else self.opponent * 0
+        if self.state is not None:
+            self.opponent, self.seat_opponent = remap[self.opponent], remap[self.seat_opponent]
+        else:
+            self.opponent, self.seat_opponent = self.opponent * 0, self.seat_opponent * 0
 
     def _policy_index(self, act, name: str, builtin: bool) -> int:
         for k, (a, nm, b) in enumerate(zip(self._acts, self._names, self._builtin, strict=True)):
@@ -208,7 +233,7 @@ class OpponentTable(ABC):
         """Ask each Python opponent policy for its seats' decisions in `games`, batched."""
         acts = np.empty(games.size, np.int64)
         seats = self.state.actor[games].astype(np.int64)
-        owner = self.opponent[games]
+        owner = self.seat_opponent[games, seats]
         for k in np.unique(owner):
             rows = np.flatnonzero(owner == k)
             sub = games[rows]

@@ -11,6 +11,8 @@ from ..core.args import as_int
 SEED_LIMIT = 2**62  # game seeds stay in 0 .. 2**62 - 1
 # the draws keyed by a game's seed, offsets from its game's `seed_salt` (one per use)
 SALT_PLAYERS, SALT_SEAT, SALT_OPPONENT, SALT_RNG, SALT_ARENA = 1, 2, 3, 4, 5
+SALT_MIXED = 6  # whether a game seats its opponents one by one (mixed tables)
+SALT_SEAT_OPPONENT = 16  # + seat: that seat's opponent at a mixed table
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
