@@ -75,7 +75,9 @@ MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (t
 class SearchConfig:
     """What one decision's search may spend and how it values a position."""
 
-    budget: int = 400  # rollouts per decision (at least one per root action)
+    # rollouts per decision (at least one per root action). 300: about 60 ms a decision on
+    # one core, 95% of them under 100 ms (400 took 76 ms, 5% over 116 ms; docs/ISMCTS.md)
+    budget: int = 300
     time_ms: float | None = None  # also stop after this many milliseconds (checked per chunk)
     rollout: str = "heuristic"  # rollout policy: "heuristic" or "random"
     horizon: int = 8  # turns a rollout plays before it is evaluated (0: to the end)

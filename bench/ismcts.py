@@ -59,7 +59,7 @@ def header() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["budget", "players", "rollout"], default=None)
-    parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64, 200, 400])
+    parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64, 200, 300, 400])
     parser.add_argument("--players", type=int, nargs="+", default=[3, 5, 6])
     parser.add_argument("--budget", type=int, default=SearchConfig().budget,
                         help="the players table's budget (default: the agent's)")  # fmt: skip
