@@ -9,17 +9,24 @@ dense layer at a fraction of the cost. Training reads only each row's legal acti
 `PPOAgent(path)` plays a policy with the batched agent
 protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or sampled), in numpy.
 
-A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...})`
-with float16 weights (the shipped policy is a few MB); `save_policy` / `load_policy` write and
-read it. `agents.load("ppo")` loads the policy shipped in `agents/policies/` (a name only while one
+A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...,
+"sha256": ...})` with float16 weights (the shipped policy is a few MB); `save_policy` writes it
+atomically, `load_policy` reads it without running code (torch's weights_only) and checks it
+all before it builds a net: the config's sizes within bounds, every tensor's shape against
+the config, finite weights, and the checksum of the config and tensors (`policy_checksum`;
+files written before it existed, the shipped policy among them, have none).
+`agents.load("ppo")` loads the policy shipped in `agents/policies/` (a name only while one
 ships); `agents.load("path/to/policy.pt")` loads any policy file.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -32,11 +39,28 @@ from .games import OBS_SIZES, game_of_observation
 from .policies import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
 FORMAT = "noir-ppo/1"
+# bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
+# observation values, 384 actions, two hidden layers of 256): a damaged or hostile config
+# must not make load_policy allocate gigabytes
+MAX_OBS_SIZE = 1 << 16
+MAX_ACTIONS = 1 << 14
+MAX_WIDTH = 1 << 14
+MAX_LAYERS = 16
 ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
+# the starting bonus of a prior agent's choice (`PolicyNet(prior=...)`): with about 3 legal
+# actions the new policy plays the prior's choice about 19 times in 20, greedily always
+PRIOR_WEIGHT_INIT = 4.0
 
 
 class PolicyNet(nn.Module):
-    """obs -> (masked-ready logits over every action, state value)."""
+    """obs -> (masked-ready logits over every action, state value).
+
+    With `prior` (an agent name, e.g. "heuristic") the policy is a residual on that agent:
+    the logit of the action the prior agent would play gets a learned bonus
+    `prior_weight` (starting at PRIOR_WEIGHT_INIT), so a new policy starts as the prior
+    agent and training learns where to depart from it. The prior's choice is an input the
+    caller computes from the same observation and mask (`PPOAgent`, train.ppo's rollout);
+    `add_prior` applies it."""
 
     def __init__(
         self,
@@ -44,14 +68,18 @@ class PolicyNet(nn.Module):
         num_actions: int,
         hidden: tuple[int, ...] = (256, 256),
         game: str = "noir",
+        prior: str = "",
     ):
         super().__init__()
-        self.config = {
-            "obs_size": obs_size,
-            "num_actions": num_actions,
-            "hidden": list(hidden),
-            "game": game,
+        self.config = {  # plain ints: the config is written into policy files as it is
+            "obs_size": int(obs_size),
+            "num_actions": int(num_actions),
+            "hidden": [int(h) for h in hidden],
+            "game": str(game),
         }
+        if prior:  # absent otherwise: files of policies without a prior stay as they were
+            self.config["prior"] = str(prior)
+            self.prior_weight = nn.Parameter(torch.tensor(PRIOR_WEIGHT_INIT))
         layers: list[nn.Module] = []
         width = obs_size
         for h in hidden:
@@ -109,6 +137,15 @@ class PolicyNet(nn.Module):
         )
         padded = torch.full(valid.shape, ILLEGAL_LOGIT, dtype=pair_logits.dtype)
         return padded.index_put((rows, pos), pair_logits), self.v(h).squeeze(-1)
+
+    def add_prior(self, legal_logits: torch.Tensor, prior_pos: torch.Tensor | None) -> torch.Tensor:
+        """Legal logits [B, K] with `prior_weight` added at each row's prior choice (its
+        column `prior_pos` [B] in the row's legal actions); unchanged without a prior."""
+        if prior_pos is None or "prior" not in self.config:
+            return legal_logits
+        bonus = torch.zeros_like(legal_logits)
+        bonus.scatter_(1, prior_pos[:, None], 1.0)
+        return legal_logits + self.prior_weight * bonus
 
     def _hidden(self, columns: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         """The body's output for `sparse_inputs` z."""
@@ -274,12 +311,15 @@ def sample_actions(probs: np.ndarray, rng) -> np.ndarray:
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
-    """Write a self-contained policy file (float16 weights, float32 statistics)."""
+    """Write a self-contained policy file (float16 weights, float32 statistics, the
+    checksum `load_policy` verifies), atomically."""
     state = {
         k: (v.half() if v.is_floating_point() and not k.startswith("obs_") else v)
         for k, v in net.state_dict().items()
     }
-    save_atomic({"format": FORMAT, "config": net.config, "state_dict": state}, path)
+    data = {"format": FORMAT, "config": net.config, "state_dict": state,
+            "sha256": policy_checksum(net.config, state)}  # fmt: skip
+    save_atomic(data, path)
 
 
 def save_atomic(obj: object, path: str | os.PathLike) -> None:
@@ -288,18 +328,136 @@ def save_atomic(obj: object, path: str | os.PathLike) -> None:
     atomic_write(path, lambda f: torch.save(obj, f))
 
 
+def policy_checksum(config: dict[str, Any], state: dict[str, torch.Tensor]) -> str:
+    """sha256 (hex) of a policy file's content: the config (JSON, sorted keys), then each
+    tensor in name order, its name, dtype, shape and bytes. Any changed bit changes it."""
+    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode())
+    for name in sorted(state):
+        t = state[name].detach().cpu().contiguous()
+        digest.update(f"{name}|{t.dtype}|{tuple(t.shape)}|".encode())
+        digest.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
+
+
+def parameter_shapes(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor of `PolicyNet(**config)`'s state_dict, computed
+    without building it."""
+    obs, width = config["obs_size"], config["obs_size"]
+    shapes = {"obs_mean": (obs,), "obs_var": (obs,), "obs_count": ()}
+    for k, h in enumerate(config["hidden"]):  # body: Linear, Tanh, Linear, Tanh, ...
+        shapes[f"body.{2 * k}.weight"], shapes[f"body.{2 * k}.bias"] = (h, width), (h,)
+        width = h
+    actions = config["num_actions"]
+    shapes |= {"pi.weight": (actions, width), "pi.bias": (actions,), "v.weight": (1, width),
+               "v.bias": (1,)}  # fmt: skip
+    if config.get("prior"):
+        shapes["prior_weight"] = ()
+    return shapes
+
+
 def load_policy(path: str | os.PathLike) -> PolicyNet:
-    """Read a policy file written by `save_policy`; ValueError if it is not one."""
-    data = torch.load(path, map_location="cpu", weights_only=True)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
-    cfg = data["config"]
-    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
-                    cfg.get("game", "noir"))  # fmt: skip
-    state = data["state_dict"]
+    """Read a policy file written by `save_policy`. Everything is checked before a net is
+    built (module docstring); a file that is not a sound policy (missing, empty, text,
+    truncated, another format, a config out of bounds, a tensor missing, extra or of
+    another shape, a weight that is not finite, a checksum that does not match) raises
+    ValueError naming the file and what is wrong."""
+    data = _read_policy_file(path)
+    cfg = _checked_config(data.get("config"), path)
+    state = data.get("state_dict")
+    if not isinstance(state, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()
+    ):
+        raise ValueError(f"{path}: 'state_dict' is not a dict of named tensors")
+    if "sha256" in data and data["sha256"] != policy_checksum(data["config"], state):
+        raise ValueError(
+            f"{path}: the checksum does not match the content: the file was changed or "
+            "damaged after it was written"
+        )
+    _check_tensors(state, cfg, path)
+    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"],
+                    cfg.get("prior", ""))  # fmt: skip
     net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
     net.eval()
     return net
+
+
+def _read_policy_file(path: str | os.PathLike) -> dict:
+    """The file's dict, read without running code; ValueError if it is none."""
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no policy file there")
+    if Path(path).stat().st_size == 0:
+        raise ValueError(f"{path}: not a readable policy file: the file is empty")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # text (KeyError), truncated (RuntimeError), code (Unpickling...)
+        with open(path, "rb") as f:
+            zipped = f.read(4) == b"PK\x03\x04"  # torch.save writes a zip archive
+        what = "a damaged or truncated torch archive" if zipped else "not a torch archive"
+        reason = (str(err).strip() or "no detail").splitlines()[0][:200]
+        raise ValueError(
+            f"{path}: not a readable policy file: {what} ({type(err).__name__}: {reason})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
+    return data
+
+
+def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
+    """The config of a policy file with its sizes checked against the MAX_* bounds."""
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{path}: 'config' is not a dict")
+    missing = {"obs_size", "num_actions", "hidden"} - set(cfg)
+    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior"}
+    if missing or unknown:
+        raise ValueError(f"{path}: config keys {_missing_unknown(missing, unknown)}")
+    hidden = cfg["hidden"]
+    if not isinstance(hidden, list | tuple) or not 1 <= len(hidden) <= MAX_LAYERS:
+        got = f"{len(hidden)} widths" if isinstance(hidden, list | tuple) else repr(hidden)
+        raise ValueError(f"{path}: config 'hidden' must list 1..{MAX_LAYERS} widths, got {got}")
+    sizes = [("obs_size", cfg["obs_size"], MAX_OBS_SIZE),
+             ("num_actions", cfg["num_actions"], MAX_ACTIONS),
+             *((f"hidden[{k}]", h, MAX_WIDTH) for k, h in enumerate(hidden))]  # fmt: skip
+    for name, value, most in sizes:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise ValueError(f"{path}: config {name!r} must be an int in 1..{most}, got {value!r}")
+    game = cfg.get("game", "noir")
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"{path}: config 'game' must be a game's name, got {game!r}")
+    prior = cfg.get("prior", "")
+    if not isinstance(prior, str) or len(prior) > 200:
+        raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
+    checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
+               "hidden": list(hidden), "game": game}  # fmt: skip
+    return checked | ({"prior": prior} if prior else {})
+
+
+def _missing_unknown(missing: set[str], unknown: set[str]) -> str:
+    parts = [f"{what} {sorted(names)}" for what, names in (("missing", missing),
+             ("unknown", unknown)) if names]  # fmt: skip
+    return " and ".join(parts)
+
+
+def _check_tensors(state: dict[str, torch.Tensor], cfg: dict[str, Any], path) -> None:
+    """Every tensor the config's net has, of its shape, floating point and finite; the
+    observation statistics a variance >= 0 and a count > 0 (else the scaling is NaN)."""
+    shapes = parameter_shapes(cfg)
+    missing, unknown = set(shapes) - set(state), set(state) - set(shapes)
+    if missing or unknown:
+        raise ValueError(f"{path}: tensors {_missing_unknown(missing, unknown)}")
+    for name, want in shapes.items():
+        t = state[name]
+        if tuple(t.shape) != want:
+            raise ValueError(
+                f"{path}: tensor {name!r} has shape {tuple(t.shape)}, the config's net {want}"
+            )
+        if not t.is_floating_point():
+            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point")
+        bad = int((~torch.isfinite(t)).sum())
+        if bad:
+            raise ValueError(f"{path}: tensor {name!r} has {bad} values that are not finite")
+    if (state["obs_var"] < 0).any() or not state["obs_count"] > 0:
+        raise ValueError(f"{path}: the observation statistics are damaged (variance < 0 or "
+                         "count <= 0)")  # fmt: skip
 
 
 class PPOAgent:
@@ -331,6 +489,7 @@ class PPOAgent:
         size = net.config["obs_size"]
         earlier = self.game == "noir" and size != OBS_SIZES["noir"]
         self.layout_columns = columns_for(size) if earlier else None
+        self.prior = prior_agent(net, seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""
@@ -350,7 +509,10 @@ class PPOAgent:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
         if not m.any(axis=1).all():
             raise ValueError("a mask row has no legal action")
-        logits = np.where(m, self.policy.logits(o), -np.inf)
+        logits = self.policy.logits(o)
+        if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
+            logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
+        logits = np.where(m, logits, -np.inf)
         best = logits.max(axis=1, keepdims=True)
         if self.greedy:
             out = logits.argmax(axis=1).astype(np.int64)
@@ -358,6 +520,17 @@ class PPOAgent:
             probs = np.exp(np.where(m, logits - best, 0.0)) * m
             out = sample_actions(probs, self.rng)
         return out[0] if single else out
+
+
+def prior_agent(net: PolicyNet, seed: int | None = None) -> Any:
+    """The agent a policy with a prior (`PolicyNet`) consults, loaded by name (None
+    without one); ValueError if no agent has that name."""
+    name = net.config.get("prior")
+    if not name:
+        return None
+    from .registry import load  # the registry loads this module: import it when needed
+
+    return load(name, seed=seed)
 
 
 class NumpyPolicy:
@@ -379,6 +552,7 @@ class NumpyPolicy:
                        for lin in net.body[2::2]]  # fmt: skip
         self.pi = (net.pi.weight.t().contiguous().numpy(), net.pi.bias.numpy().copy())
         self.v = (net.v.weight.t().contiguous().numpy(), net.v.bias.numpy().copy())
+        self.prior_weight = float(net.prior_weight) if "prior" in net.config else 0.0
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """float32 [B, actions]: the unmasked logits of observations obs [B, obs]."""

@@ -23,7 +23,7 @@ from typing import Any
 from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
-from .policies import SHIPPED_PPO_POLICY
+from .policies import PPO_V1_POLICY, SHIPPED_PPO_POLICY
 from .random_agent import RandomAgent
 from .styles import STYLE_NAMES, StyleAgent
 
@@ -94,6 +94,13 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
 
 if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships
     _FACTORIES["ppo"] = _ppo
+if PPO_V1_POLICY.is_file():  # the first shipped policy, kept loadable to compare against
+
+    def _ppo_v1(seed: int | None = None, greedy: bool = True) -> Any:
+        """The first shipped PPO policy (rules v1's observation, through its column map)."""
+        return _ppo(seed=seed, path=str(PPO_V1_POLICY), greedy=greedy)
+
+    _FACTORIES["ppo-v1"] = _ppo_v1
 
 # checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
 _CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {

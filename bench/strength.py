@@ -5,6 +5,7 @@ copies of every other, at 3 to 6 players, with 95% Wilson intervals.
     python bench/strength.py --players 4 --games 400        # a quick 4-player matrix
     python bench/strength.py --agents heuristic heuristic-v1 style-rusher --rules original
     python bench/strength.py --players 4 --search ismcts:budget=200 --search-games 40
+    python bench/strength.py --only ppo --update docs/crossplay.csv   # re-measure one agent
 
 A cell (lone agent A, field B, n players) is a tournament of A and n-1 copies of B
 (`train.tournament.run_tournament`: seats rotated over the same deals), played in chunks
@@ -60,10 +61,11 @@ def play_cell(lone, field, labels: tuple[str, str], players: int, games: int, ru
 
 
 def cross_play(names: list[str], players: list[int], games: int, rules: str, seed: int,
-               chunk: int, search: Sequence[str] = (),
-               search_games: int = 40) -> list[dict]:  # fmt: skip
+               chunk: int, search: Sequence[str] = (), search_games: int = 40,
+               only: str | None = None) -> list[dict]:  # fmt: skip
     """Every ordered pair of distinct agents at every table size, then each search agent
-    alone against every field at `search_games` games a cell (module docstring)."""
+    alone against every field at `search_games` games a cell (module docstring); with
+    `only`, the pairs that agent is in (alone, or as the field)."""
     from agents import load
     from train.tournament import parse_agent_spec
 
@@ -73,7 +75,8 @@ def cross_play(names: list[str], players: list[int], games: int, rules: str, see
     for k, spec in enumerate(search):
         name, options = parse_agent_spec(spec)
         agents[spec] = load(name, seed=len(names) + k, **options)
-    cells = [(n, a, b, games) for n in players for a in names for b in names if a != b]
+    cells = [(n, a, b, games) for n in players for a in names for b in names
+             if a != b and only in (None, a, b)]  # fmt: skip
     cells += [(n, a, b, search_games) for n in players for a in search for b in names]
     total = sum(cell[3] for cell in cells)
     done, rows, t0 = 0, [], time.perf_counter()
@@ -186,17 +189,29 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=40,
                         help="games per cell of a search agent's row")  # fmt: skip
     parser.add_argument("--from-csv", help="play nothing: redraw and reprint a crossplay.csv")
+    parser.add_argument("--only", help="play only the cells this agent is in (alone or field)")
+    parser.add_argument("--update", help="a crossplay.csv whose other cells are kept: the "
+                        "cells played replace theirs")  # fmt: skip
     args = parser.parse_args()
     if len(set(args.agents)) < 2:
         parser.error("give at least two different agents")
     if args.search_games < 1:
         parser.error(f"--search-games must be >= 1, got {args.search_games}")
+    if args.only and args.only not in args.agents:
+        parser.error(f"--only {args.only}: not among --agents")
+    if args.update and not Path(args.update).is_file():
+        parser.error(f"--update {args.update}: no such file")
     if args.from_csv:
         rows, names = read_csv(Path(args.from_csv))
     else:
         rows = cross_play(args.agents, args.players, args.games, args.rules, args.seed,
-                          args.chunk, args.search, args.search_games)  # fmt: skip
+                          args.chunk, args.search, args.search_games, args.only)  # fmt: skip
         names = args.agents + args.search
+    if args.update:  # the kept cells first, in their order; the new ones replace theirs
+        kept, kept_names = read_csv(Path(args.update))
+        played = {(r["players"], r["agent"], r["field"]) for r in rows}
+        rows = [r for r in kept if (r["players"], r["agent"], r["field"]) not in played] + rows
+        names = list(dict.fromkeys([*kept_names, *names]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "crossplay.csv")

@@ -45,12 +45,13 @@ def main() -> None:
     p.add_argument("--num-envs", type=int, default=256, help="games in lockstep for train.ppo")
     p.add_argument("--sb3-envs", type=int, default=16, help="games for MaskablePPO")
     a = p.parse_args()
+    threads = Args().threads  # MaskablePPO gets train.ppo's torch threads: a like-for-like ratio
     ppo_speed(a.num_envs * 64, a.num_envs)  # warm-up: compiles the kernels
-    train_sb3(2048, a.sb3_envs, 128, run_name=None)
+    train_sb3(2048, a.sb3_envs, 128, run_name=None, threads=threads)
     ours = ppo_speed(a.steps, a.num_envs)
     ours_bf16 = ppo_speed(a.steps, a.num_envs, bf16=True)
     ours_alike = ppo_speed(a.steps, a.num_envs, hidden="64,64", update_epochs=10)
-    _, theirs = train_sb3(a.steps, a.sb3_envs, 128, run_name=None)
+    _, theirs = train_sb3(a.steps, a.sb3_envs, 128, run_name=None, threads=threads)
     print("| trainer (network; passes over each batch) | learner decisions/s | vs MaskablePPO |")
     print("|---|---:|---:|")
     for name, rate in (

@@ -19,6 +19,12 @@ DISTRICT_ENV_ID = "noir_env/DistrictNoir-v0"
 def _register_gymnasium_env() -> None:
     from gymnasium.envs.registration import register, registry
 
+    # gymnasium.make returns the env itself: Gymnasium 1.x wrappers (its OrderEnforcing and
+    # PassiveEnvChecker) hide every method they do not define, and the env's action_masks()
+    # must stay reachable; the env enforces the call order itself (ValueError before reset).
+    # An extra outer wrapper would do it too, but gymnasium.make_vec refuses a spec with
+    # additional wrappers, and make_vec(ENV_ID) must build the batched VectorEnv.
+    bare = {"order_enforce": False, "disable_env_checker": True}
     for env_id in (ENV_ID, *_DEPRECATED_ENV_IDS):
         if env_id in registry:
             continue
@@ -27,12 +33,14 @@ def _register_gymnasium_env() -> None:
             entry_point="noir_env.vector.single:NoirEnv",
             # gymnasium.make_vec(ENV_ID, num_envs=N) builds the batched VectorEnv directly
             vector_entry_point="noir_env.vector.gym_vector:NoirVectorEnv",
+            **bare,
         )
     if DISTRICT_ENV_ID not in registry:
         register(
             id=DISTRICT_ENV_ID,
             entry_point="noir_env.vector.single:DistrictEnv",
             vector_entry_point="noir_env.vector.gym_vector:DistrictVectorEnv",
+            **bare,
         )
 
 

@@ -20,6 +20,10 @@ on truncation after `max_steps` decisions.
 `noir_v1`'s: a batched agent gets the selected agent's observation and mask, a search agent
 (`uses_state = True`, e.g. "ismcts") a copy of the env's game through its hook
 `act_on_state(state, games)`, from which it decides with the acting seat's information only.
+
+`AECBase` holds what every AEC env of noir_env shares, this one and NOIR's own `noir_v1`
+alike: a copy (`copy.deepcopy`, a pickle round trip) continues the same game, and a closed
+env refuses to be used.
 """
 
 from __future__ import annotations
@@ -31,11 +35,49 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from .core.args import as_count, as_int
 from .game import Game, get_game
 from .vector.rewards import seat_rewards
 
 
-class GameAECEnv(AECEnv):
+class AECBase(AECEnv):
+    """The base of noir_env's AEC envs (module docstring).
+
+    Copies: `copy.deepcopy(env)` and pickle copy every attribute, so the copy is in the
+    same game, at the same decision, with the same seeds to come, and continues exactly as
+    the original does. (Gymnasium's `EzPickle`, which the PettingZoo envs also derive from,
+    would instead build a new env from the constructor's arguments: a copy without its
+    game.) Attributes named in `_STATE_VIEWS` view the game's state; they are left out of
+    a copy, which would detach them from the copied state, and `_rebuild_views` makes them
+    again from it.
+
+    `close()` marks the env closed; `reset`, `step` and `observe` then raise ValueError
+    (`_require_open`), as Python's closed files do."""
+
+    _STATE_VIEWS: tuple[str, ...] = ()
+    _closed = False  # set on the instance by close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._STATE_VIEWS}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
+        self._rebuild_views()
+
+    def _rebuild_views(self) -> None:
+        """Make the `_STATE_VIEWS` attributes of a copy from its copied state (none here)."""
+
+    def _require_open(self, what: str) -> None:
+        """ValueError if the env was closed."""
+        if self._closed:
+            raise ValueError(f"{self.metadata['name']}: {what} on a closed env; make a new one")
+
+    def close(self) -> None:
+        """Release the env: it cannot be reset or stepped any more."""
+        self._closed = True
+
+
+class GameAECEnv(AECBase):
     """One game of `game` as a PettingZoo AEC env (module docstring)."""
 
     metadata = {"name": "game_aec", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -51,7 +93,7 @@ class GameAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.max_steps = int(max_steps)
+        self.max_steps = as_count(max_steps, "max_steps")
         self.possible_agents = [f"player_{q}" for q in range(self.num_players)]
         self._seat = {a: q for q, a in enumerate(self.possible_agents)}
         space = gymnasium.spaces.Dict(
@@ -74,11 +116,13 @@ class GameAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game. `seed` seeds this game and the seeds of later unseeded resets."""
+        self._require_open("reset()")
         if seed is None:
             seed = int(self._seed_rng.integers(0, 2**62))
         else:
-            self._seed_rng = np.random.default_rng(int(seed) % 2**64)
-        self.game_seed = int(seed)
+            seed = as_int(seed, "seed")  # "3" or 2.7 is no seed (nothing parsed or rounded)
+            self._seed_rng = np.random.default_rng(seed % 2**64)
+        self.game_seed = seed
         self.state = self.game.init(1, self.num_players, self.rules, [int(seed)], ask_all=True)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -90,6 +134,7 @@ class GameAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(self.game.current_player(self.state)[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_open("observe()")
         obs = self.game.observe(self.state, self._seat[agent])[0]
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
@@ -101,11 +146,14 @@ class GameAECEnv(AECEnv):
         return self.game.legal_action_mask(self.state)[0].astype(np.int8)
 
     def step(self, action) -> None:
+        self._require_open("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         try:
+            if isinstance(action, bool | np.bool_):  # True would be taken for action 1
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(
@@ -183,9 +231,6 @@ class GameAECEnv(AECEnv):
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        pass
 
 
 def act_in_aec(env: AECEnv, agent: Any) -> int | None:

@@ -180,8 +180,17 @@ str; `env.print_log()` prints it): e.g. "player_2 attacks player_0's Speakeasy w
 against defense 3: 2 defenders die, the Speakeasy is destroyed, 3 coins stolen". Draws say
 how many cards, never which. `env.history` holds the seed, the settings and every action
 of the current game (JSON-ready, `save_history`/`load_history`; the format is
-`noir_env.history`'s); `replay(history)` plays it back frame by frame and
-`print_replay(history)` prints the board after each step.
+`noir_env.history`'s); `replay(history)` plays it back frame by frame,
+`print_replay(history)` prints the board after each step and `play_back(history)` returns
+the env at the game's end. The vector envs' recorded games (`record=True`) are histories too:
+they hold only the real choices (`"ask_all": false`), and a replay lets the core take the
+forced decisions as it did in them, so it ends in the same state.
+
+### Copies and closing
+
+`copy.deepcopy(env)` and a pickle round trip give an env in the same game that continues
+exactly as the original does (the seeds of later resets included). After `close()`,
+`reset`, `step` and `observe` raise ValueError.
 
 ### Rendering
 
@@ -259,15 +268,15 @@ from pettingzoo.utils import wrappers
 from . import core
 from . import spaces as noir_spaces
 from ._aec_info import INFO_FIELDS, INFO_SCALARS, decision_info
-from .aec import act_in_aec
+from .aec import AECBase, act_in_aec
 from .core import constants as C
 from .core.api import _raise_failure, step_saved
-from .core.args import as_int
+from .core.args import as_count, as_int
 from .core.log import GameLog
 from .core.observe import observe_batch
 from .core.rules import Rules, get_rules
 from .core.state import check_state, kernel_view
-from .history import load_history, rules_from_json, rules_to_json, save_history
+from .history import check_history, load_history, rules_to_json, save_history
 from .render import PHASE_NAMES, render_board
 
 __all__ = [
@@ -275,6 +284,7 @@ __all__ = [
     "act_in_aec",
     "env",
     "load_history",
+    "play_back",
     "print_replay",
     "raw_env",
     "render_board",
@@ -285,8 +295,6 @@ __all__ = [
 NUM_ACTIONS = C.NUM_ACTIONS
 OBS_SIZE = noir_spaces.OBS_SIZE
 REWARD_MODES = ("zero_sum", "score")
-# attributes that view the core state; a copy or an unpickled env rebuilds them from `_state`
-_STATE_VIEWS = ("_k", "_phase", "_actor", "_log_n", "_mask_row", "_f", "_f1", "_raw", "_backup")
 
 
 def env(**kwargs) -> AECEnv:
@@ -299,8 +307,14 @@ def env(**kwargs) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv, EzPickle):
-    """NOIR as a PettingZoo AEC environment (see the module docstring)."""
+class raw_env(AECBase, EzPickle):
+    """NOIR as a PettingZoo AEC environment (see the module docstring). A copy
+    (`copy.deepcopy`, pickle) continues the same game; a closed env refuses `reset`, `step`
+    and `observe` (`noir_env.aec.AECBase`)."""
+
+    # attributes that view the core state: a copy rebuilds them from its copied `_state`
+    _STATE_VIEWS = ("_k", "_phase", "_actor", "_log_n", "_mask_row", "_f", "_f1", "_raw",
+                    "_backup")  # fmt: skip
 
     metadata = {
         "name": "noir_v1",
@@ -319,19 +333,17 @@ class raw_env(AECEnv, EzPickle):
     ):
         EzPickle.__init__(self, num_players, rules, render_mode, max_steps, reward)
         super().__init__()
-        n = int(num_players)
+        n = as_int(num_players, "num_players")
         if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
             raise ValueError(f"num_players must be in 3..6, got {num_players}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-        if int(max_steps) < 1:
-            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        self.max_steps = as_count(max_steps, "max_steps")
         self.num_players = n
         self.rules = get_rules(rules)
         self.render_mode = render_mode
-        self.max_steps = int(max_steps)
         self.reward_mode = reward
 
         self.possible_agents = [f"player_{q}" for q in range(n)]
@@ -355,6 +367,9 @@ class raw_env(AECEnv, EzPickle):
         self._sel: str | None = None
         self._last_sel = self.possible_agents[0]
         self._printed = 0
+        # False only in `replay` of a history the vector envs recorded in the core's fast
+        # mode (their "ask_all": false): agent_selection would then reveal hands
+        self._ask_all = True
 
     # --- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -394,15 +409,9 @@ class raw_env(AECEnv, EzPickle):
         self._backup = np.empty_like(self._raw)  # the game before the step being taken
         self._status = np.zeros(1, np.uint8)
 
-    def __getstate__(self) -> dict:
-        """Everything but the views of the core state (a copy would detach them from it):
-        `copy.deepcopy(env)` and pickle give an env that continues the same game."""
-        return {k: v for k, v in self.__dict__.items() if k not in _STATE_VIEWS}
-
-    def __setstate__(self, saved: dict) -> None:
-        self.__dict__.update(saved)
+    def _rebuild_views(self) -> None:
         if self._state is not None:
-            self.state = self._state  # rebuild the views of the copied state
+            self.state = self._state  # the views of the copied state
 
     def _require_game(self, what: str) -> None:
         """RuntimeError unless a game has been dealt (by reset)."""
@@ -455,6 +464,7 @@ class raw_env(AECEnv, EzPickle):
         """Deal a new game. `seed` seeds the game and the seeds of later unseeded resets;
         seed None draws a fresh seed; otherwise an int in 0..2**63-1 (Gymnasium's seeds are
         non-negative; the core's are int64)."""
+        self._require_open("reset()")
         if seed is None:
             seed = int(self._seed_rng.integers(0, 2**62))
         else:
@@ -463,13 +473,15 @@ class raw_env(AECEnv, EzPickle):
                 raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
             self._seed_rng = np.random.default_rng(seed)
         self.game_seed = seed
-        self.state = core.init(1, self.num_players, self.rules, seeds=[seed], ask_all=True)
+        self.state = core.init(1, self.num_players, self.rules, seeds=[seed],
+                               ask_all=self._ask_all)  # fmt: skip
         self.history = {
             "env": self.metadata["name"],
             "num_players": self.num_players,
             "rules": rules_to_json(self.rules),
             "seed": seed,
             "max_steps": self.max_steps,
+            "ask_all": self._ask_all,
             "actions": [],
         }
         self._actions = self.history["actions"]
@@ -499,6 +511,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """`core.observe` for the agent's seat, and its action mask (zeros unless it acts)."""
+        self._require_open("observe()")
         self._require_game("observe()")
         seat = self._seat[agent]
         out = np.empty((1, OBS_SIZE), np.float32)
@@ -532,6 +545,7 @@ class raw_env(AECEnv, EzPickle):
 
     def step(self, action) -> None:
         """Take `action` (an int id) for agent_selection, or None for a done agent's step."""
+        self._require_open("step()")
         self._require_game("step()")
         self._require_agents("step()")
         agent = self.agent_selection
@@ -672,10 +686,8 @@ class raw_env(AECEnv, EzPickle):
             print(line)
 
     def save_history(self, path: str | os.PathLike) -> None:
+        """Write `history` as JSON, atomically (`noir_env.history.save_history`)."""
         save_history(self.history, path)
-
-    def close(self) -> None:
-        pass
 
 
 # --- replay (the history format is noir_env.history's) ----------------------------------
@@ -697,36 +709,82 @@ def replay(
     rules: str | Rules = "noirburg",
     observer: str | None = None,
     max_steps: int = 10_000,
+    ask_all: bool = True,
 ) -> Iterator[Frame]:
     """Play a saved game back: `replay(env.history)` or `replay(seed, actions,
     num_players, rules, max_steps=...)`. Yields a Frame for the deal and one after each
     action; the board is shown from the acting agent's seat (or `observer`'s). A history
-    records its env's `max_steps`, so a truncated game ends with the truncation's log line."""
-    if isinstance(history, dict):
-        seed = history["seed"]
-        actions = history["actions"]
-        num_players = history.get("num_players", num_players)
-        rules = rules_from_json(history.get("rules", rules))
-        max_steps = history.get("max_steps", max_steps)
-    else:
-        seed = int(history)
+    records its env's `max_steps`, so a truncated game ends with the truncation's log line.
+    A history of the vector envs (`"ask_all": false`, `noir_env.history`) holds only real
+    choices: it is played in the core's fast mode, which takes the forced decisions as it
+    did. The keywords are the defaults of what a history leaves out. Everything is checked
+    before the first frame: a ValueError names a missing or wrong key or argument, and an
+    action that is not legal where the history plays it names its place in `actions`."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, observer)
+    return _frames(e, actions, observer)
+
+
+def play_back(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: str | Rules = "noirburg",
+    max_steps: int = 10_000,
+    ask_all: bool = True,
+) -> raw_env:
+    """The raw env at the end of a saved game (arguments as `replay`'s): every action of
+    the history played, so its `state`, `infos`, `game_log` and scores are the game's."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    for k, a in enumerate(actions):
+        _play_recorded(e, k, a)
+    return e
+
+
+def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer):
+    """(a raw env dealt as the history says, its checked actions); ValueError for a bad
+    history or argument."""
+    defaults = {"num_players": num_players, "rules": rules, "max_steps": max_steps,
+                "ask_all": ask_all}  # fmt: skip
+    if not isinstance(history, dict):
         if actions is None:
             raise ValueError("replay(seed, actions, ...) needs the actions")
-    e = raw_env(num_players=num_players, rules=rules, max_steps=max_steps)
-    e.reset(seed=seed)
+        history = {"seed": history, "actions": actions}
+    h = check_history(history, defaults)
+    e = raw_env(num_players=h["num_players"], rules=h["rules"], max_steps=h["max_steps"])
+    if observer is not None and observer not in e.possible_agents:
+        raise ValueError(f"observer must be one of {e.possible_agents}, got {observer!r}")
+    e._ask_all = h["ask_all"]
+    e.reset(seed=h["seed"])
+    return e, h["actions"]
+
+
+def _play_recorded(e: raw_env, k: int, a: int) -> str:
+    """Play the history's action k (`a`) after the dead steps due; returns the agent that
+    took it. ValueError naming k if the game is over or `a` is not legal there."""
+    while e.agents and (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+        e.step(None)
+    if not e.agents:
+        raise ValueError(f"history 'actions'[{k}]: the game ended before it")
+    agent = e.agent_selection
+    try:
+        e.step(a)
+    except ValueError as err:
+        err.add_note(f"history 'actions'[{k}] is not legal where the history plays it")
+        raise
+    return agent
+
+
+def _frames(e: raw_env, actions: list[int], observer: str | None) -> Iterator[Frame]:
     seen = len(e.game_log)
     yield Frame(0, None, None, list(e.game_log), e.board_text(observer))
-    for k, a in enumerate(actions, start=1):
-        while e.agents and (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
-            e.step(None)
-        agent = e.agent_selection
-        e.step(int(a))
+    for k, a in enumerate(actions):
+        agent = _play_recorded(e, k, a)
         new = e.game_log[seen:]
         seen = len(e.game_log)
         if e.agents and all(e.truncations[x] for x in e.agents):
             new.append(f"The game is truncated after {e.num_steps} decisions (max_steps).")
         who = observer or (e.agent_selection if e.agents else agent)
-        yield Frame(k, agent, noir_spaces.action_name(int(a)), new, e.board_text(who))
+        yield Frame(k + 1, agent, noir_spaces.action_name(a), new, e.board_text(who))
 
 
 def print_replay(history: dict | int, *args, boards: bool = True, **kwargs) -> None:

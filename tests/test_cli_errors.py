@@ -1,13 +1,14 @@
 """A user's mistake on a training command line is one line on stderr and exit code 2, found
 before any work starts, never a traceback (issue 20, defects 8 and 9): every flag of
-train.ppo, train.export_policy, train.curves and train.evaluate with bad values."""
+train.ppo, train.export_policy, train.curves and train.evaluate with bad values, and
+train.sb3_ppo's --threads."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from train import curves, evaluate, export_policy, ppo
+from train import curves, evaluate, export_policy, ppo, sb3_ppo
 
 PPO_BAD = [
     ["--total-steps", "-5"], ["--total-steps", "0"], ["--total-steps", "x"],
@@ -101,4 +102,11 @@ EVALUATE_BAD = [
 def test_evaluate_flags(argv, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     _exits_with_one_line(evaluate.main, argv, capsys)
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("argv", [["--threads", "0"], ["--threads", "x"]], ids=" ".join)
+def test_sb3_ppo_threads_flag(argv, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    _exits_with_one_line(sb3_ppo.main, argv, capsys)
     assert not (tmp_path / "runs").exists()

@@ -51,12 +51,14 @@ from agents.ppo_agent import (
     legal_policy,
     nonzero_part,
     position_in,
+    prior_agent,
     sample_actions,
     save_policy,
     stack_nonzero_parts,
 )
 from noir_env._atomic import atomic_write_text, remove_partial_files
 from noir_env.game import get_game
+from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
@@ -91,6 +93,9 @@ def train(args: Args) -> Path:
         stats = update_policy(run.net, run.optimizer, batch, args)
         log_update(run, stats, rollout.env_time, time.perf_counter() - t0, bar)
         after_update(run, update + 1)
+        if run.stopped:
+            print(f"--stop-win-rate {args.stop_win_rate} reached after update {update + 1}")
+            break
     bar.close()
     return finish(run)
 
@@ -103,13 +108,14 @@ def setup(args: Args) -> Run:
     run_dir = Path("runs") / args.run_name
     run_dir.mkdir(parents=True, exist_ok=True)
     remove_partial_files(run_dir)  # what saves cut off by a kill left
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)  # torch and numba alike
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     hidden = tuple(int_list(args.hidden, "hidden"))
-    net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name)
+    net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior)
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
+    prior = prior_agent(net, args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     batch_size = args.num_envs * args.num_steps
     weights = parse_league(args.league)
@@ -119,8 +125,8 @@ def setup(args: Args) -> Run:
         if name not in ("self", "random")
     }  # random stays the engine's compiled one
     run = Run(args=args, game=game, run_dir=run_dir, net=net, optimizer=optimizer,
-              teacher=teacher, weights=weights, league=LeagueResults(weights, args.pfsp),
-              members=members, snapshots=[], envs=None,
+              teacher=teacher, prior=prior, weights=weights,
+              league=LeagueResults(weights, args.pfsp), members=members, snapshots=[], envs=None,
               writer=None, eval_file=run_dir / "eval.csv",
               num_updates=max(1, args.total_steps // batch_size),
               batch_size=batch_size)  # fmt: skip
@@ -154,14 +160,23 @@ def collect_rollout(run: Run) -> Rollout:
     out = Rollout(obs_parts=[], mask=torch.zeros((*shape, run.game.num_actions), dtype=torch.bool),
                   actions=torch.zeros(shape, dtype=torch.long), logp=torch.zeros(shape),
                   rewards=torch.zeros(shape), dones=torch.zeros(shape),
-                  values=torch.zeros(shape))  # fmt: skip
+                  values=torch.zeros(shape),
+                  prior=torch.zeros(shape, dtype=torch.long))  # fmt: skip
     policy = NumpyPolicy(run.net)
     for step in range(args.num_steps):
         out.obs_parts.append(nonzero_part(run.next_obs))
         out.mask[step] = run.next_mask
         logits, value = policy.logits_and_value(*out.obs_parts[-1])
         legal, valid = legal_actions(run.next_mask)
-        logp_legal, probs = legal_policy(legal_logits(torch.from_numpy(logits), legal, valid))
+        prior_pos = None
+        if run.prior is not None:  # the prior agent's choice, from the same obs and mask
+            choice = run.prior.act(run.next_obs, run.next_mask.numpy())
+            out.prior[step] = torch.from_numpy(np.asarray(choice, np.int64))
+            prior_pos = position_in(legal, out.prior[step])
+        with torch.no_grad():
+            logp_legal, probs = legal_policy(
+                run.net.add_prior(legal_logits(torch.from_numpy(logits), legal, valid), prior_pos)
+            )
         pos = torch.from_numpy(sample_actions(probs.numpy(), np.random))[:, None]
         out.actions[step] = legal.gather(1, pos).squeeze(1)
         out.values[step] = torch.from_numpy(value)
@@ -221,7 +236,9 @@ def make_batch(run: Run, rollout: Rollout, adv: torch.Tensor, returns: torch.Ten
     return Batch(columns=columns, z=b_z, legal=b_legal, valid=b_valid,
                  pos=position_in(b_legal, rollout.actions.reshape(-1)),
                  logp=rollout.logp.reshape(-1), adv=adv.reshape(-1), ret=returns.reshape(-1),
-                 val=rollout.values.reshape(-1), teacher_pos=teacher_pos)  # fmt: skip
+                 val=rollout.values.reshape(-1), teacher_pos=teacher_pos,
+                 prior_pos=position_in(b_legal, rollout.prior.reshape(-1))
+                 if run.prior is not None else None)  # fmt: skip
 
 
 def log_update(run: Run, stats: dict, env_time: float, dt: float, bar) -> None:
@@ -253,14 +270,15 @@ def after_update(run: Run, done_updates: int) -> None:
     """The league's new snapshot, the evaluation and the checkpoint, each when due."""
     args = run.args
     last = done_updates == run.num_updates
+    if (args.eval_interval and done_updates % args.eval_interval == 0) or last:
+        evaluate_and_log(run, done_updates)
+    last = last or run.stopped
     new_snapshot = "self" in run.weights and done_updates % args.snapshot_interval == 0
     if new_snapshot:
         run.snapshots = [*run.snapshots, snapshot(run.net)][-args.snapshots_kept :]
     if new_snapshot or args.pfsp > 0:  # PFSP re-weights the league after every update
         run.envs.set_opponents(league_mix(run.league.priorities(), run.snapshots,
                                           args.seed + done_updates, run.members))  # fmt: skip
-    if (args.eval_interval and done_updates % args.eval_interval == 0) or last:
-        evaluate_and_log(run, done_updates)
     if done_updates % args.checkpoint_interval == 0 or last:
         save_checkpoint(run, done_updates)
 

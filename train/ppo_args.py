@@ -36,6 +36,10 @@ class Args:
     the game's default"""
     league: str = "random:0.3,self:0.7"
     """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
+    prior: str = ""
+    """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
+    prior's choice gets a learned bonus, so the policy starts as that agent and learns where
+    to depart from it; the agent is consulted whenever the policy plays"""
     imitate: str = ""
     """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""
     imitation_updates: int = 0
@@ -81,13 +85,17 @@ class Args:
     """opponent name the evaluation plays against (all other seats)"""
     eval_players: int = 0
     """player count of the evaluation games (0: the game's default)"""
+    stop_win_rate: float = 0.0
+    """stop the run (checkpoint and policy written) at the first evaluation whose win rate
+    against the first of --eval-opponents reaches this (0: never)"""
     checkpoint_interval: int = 10
     """updates between checkpoints (runs/<run-name>/checkpoint.pt)"""
     bf16: bool = False
     """bfloat16 autocast for the update's forward pass (about 1.3x faster on CPUs with AMX or
     AVX512-BF16; the rollout and the saved policy stay float32)"""
-    threads: int = 2
-    """torch CPU threads"""
+    threads: int = 1
+    """CPU threads of torch and of numba's parallel loops (noir_env.threads: one thread
+    ran 4-5x faster than two on a busy 2-core machine)"""
     resume: bool = False
     """continue runs/<run-name>/ from its checkpoint, with the settings in its config.json
     except the flags given on the command line (e.g. a larger --total-steps extends the run)"""
@@ -150,7 +158,8 @@ def check_args(args: Args) -> None:
                                         ("ent_coef", 0.0, 1e3, True),
                                         ("vf_coef", 0.0, 1e3, True),
                                         ("max_grad_norm", 0.0, 1e6, False),
-                                        ("target_kl", 0.0, 1e3, True)):  # fmt: skip
+                                        ("target_kl", 0.0, 1e3, True),
+                                        ("stop_win_rate", 0.0, 1.0, True)):  # fmt: skip
         v = getattr(args, flag)
         ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
         need(ok, flag.replace("_", "-"), f"a number in {'[' if closed_low else '('}{low}, {high}]")
@@ -169,6 +178,11 @@ def check_args(args: Args) -> None:
         need(bool(args.imitate), "imitate", "a teacher agent for --imitation-updates")
     if args.imitate:
         load(args.imitate)
+    if args.prior:
+        try:
+            load(args.prior)
+        except ValueError as e:
+            raise ValueError(f"--prior: {e}") from None
 
 
 def int_list(spec: str, flag: str) -> list[int]:

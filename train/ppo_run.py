@@ -34,6 +34,7 @@ class Run:
     net: PolicyNet
     optimizer: torch.optim.Optimizer
     teacher: Any  # the imitation teacher (None without a warm start)
+    prior: Any  # the agent the policy is a residual on (--prior; None without one)
     weights: dict[str, float]  # the league's names and weights
     league: LeagueResults  # recent results per league entry, the PFSP weights
     members: dict[str, NamedAgent]  # the league's named agents, loaded once
@@ -44,6 +45,7 @@ class Run:
     num_updates: int
     batch_size: int
     start_update: int = 0
+    stopped: bool = False  # --stop-win-rate reached: the run ends after this update
     global_step: int = 0
     elapsed: float = 0.0
     next_obs: np.ndarray | None = None
@@ -69,6 +71,7 @@ class Rollout:
     rewards: torch.Tensor  # [T, N]
     dones: torch.Tensor  # [T, N]: the episode ended with this decision
     values: torch.Tensor  # [T, N]
+    prior: torch.Tensor  # long [T, N]: the prior agent's choices (--prior; zeros without)
     env_time: float = 0.0  # seconds spent in the environment
 
 
@@ -79,7 +82,7 @@ def evaluate_and_log(run: Run, update: int) -> None:
     if args.eval_games <= 0:
         return
     players = args.eval_players or run.game.default_players
-    for name in args.eval_opponents.split(","):
+    for k, name in enumerate(args.eval_opponents.split(",")):
         rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
                             seed=10_000_000, game=run.game.name)  # fmt: skip
         run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
@@ -87,6 +90,8 @@ def evaluate_and_log(run: Run, update: int) -> None:
                                          players, args.eval_games, round(rate, 4),
                                          round(ci, 4)])  # fmt: skip
         print(f"update {update}: win rate vs {name} {rate:.3f} ± {ci:.3f}", flush=True)
+        if k == 0 and args.stop_win_rate and rate >= args.stop_win_rate:
+            run.stopped = True
     log_league(run, update)
 
 

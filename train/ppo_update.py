@@ -26,6 +26,7 @@ class Batch:
     ret: torch.Tensor  # [B]: returns (advantage + value)
     val: torch.Tensor  # [B]: the values when the actions were taken
     teacher_pos: torch.Tensor | None = None  # long [B]: the teacher's choice (imitation)
+    prior_pos: torch.Tensor | None = None  # long [B]: the prior agent's choice (--prior)
 
 
 def update_policy(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, args) -> dict:
@@ -35,8 +36,9 @@ def update_policy(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch
     imitating = batch.teacher_pos is not None
     size = batch.z.shape[0]
     minibatch = size // args.num_minibatches
+    prior = batch.prior_pos if batch.prior_pos is not None else torch.zeros(size, dtype=torch.long)
     rows = [batch.z, batch.legal, batch.valid, batch.pos, batch.logp, batch.adv, batch.ret,
-            batch.val] + ([batch.teacher_pos] if imitating else [])  # fmt: skip
+            batch.val, prior] + ([batch.teacher_pos] if imitating else [])  # fmt: skip
     stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
     for _epoch in range(args.update_epochs):
         perm = torch.randperm(size)
@@ -52,10 +54,12 @@ def update_policy(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch
 
 def _minibatch_step(net, optimizer, columns, mb_rows, args) -> dict:
     """One gradient step on one minibatch; its statistics."""
-    mb_z, mb_legal, mb_valid, mb_pos, mb_logp, mb_adv, mb_ret, mb_val, *mb_teacher = mb_rows
+    mb_z, mb_legal, mb_valid, mb_pos, mb_logp, mb_adv, mb_ret, mb_val, mb_prior, *mb_teacher = (
+        mb_rows
+    )
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
         logits, value = net.legal_heads(columns, mb_z, mb_legal, mb_valid)
-    logp_all, probs = legal_policy(logits.float())
+    logp_all, probs = legal_policy(net.add_prior(logits.float(), mb_prior))
     value = value.float()
     logp = logp_all.gather(1, mb_pos[:, None]).squeeze(1)
     ratio = (logp - mb_logp).exp()

@@ -7,15 +7,20 @@ for users of Stable-Baselines3.
 
 Saves `runs/<run-name>/sb3_model.zip` and prints the training speed and the final win rate of
 the greedy policy against `--eval-opponents`.
+
+Torch runs on one thread by default (`--threads`): MaskablePPO's networks are small (two 64-64
+MLPs), and on a machine that other work shares torch's default of one thread per core made
+training several times slower (docs/training.md has the measurement).
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import numpy as np
+
+from .cli import Parser
 
 
 def train_sb3(
@@ -29,12 +34,26 @@ def train_sb3(
     run_name: str | None = "sb3",
     verbose: int = 0,
     game: str = "noir",
+    seconds: float | None = None,
+    threads: int | None = 1,
 ):
-    """Train MaskablePPO; returns (model, learner steps per second)."""
-    from sb3_contrib import MaskablePPO
+    """Train MaskablePPO for `total_steps` learner steps, or until `seconds` of wall-clock
+    time have passed if that comes first; returns (model, learner steps per second).
 
+    threads: CPU threads of torch and numba for this process (`noir_env.threads.set_threads`;
+    None leaves the settings as they are)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class WallClockLimit(BaseCallback):
+        def _on_step(self) -> bool:  # False ends model.learn
+            return seconds is None or time.perf_counter() - t0 < seconds
+
+    from noir_env.threads import set_threads
     from noir_env.vector import make_sb3_vec_env
 
+    if threads is not None:
+        set_threads(threads)
     env = make_sb3_vec_env(
         num_envs, num_players=players, rules=rules, opponents=opponents, seed=seed, game=game
     )
@@ -48,7 +67,7 @@ def train_sb3(
         device="cpu",
     )
     t0 = time.perf_counter()
-    model.learn(total_timesteps=total_steps)
+    model.learn(total_timesteps=total_steps, callback=WallClockLimit())
     sps = model.num_timesteps / (time.perf_counter() - t0)
     if run_name:
         out = Path("runs") / run_name
@@ -88,7 +107,7 @@ def win_rate(
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(description=__doc__.split("\n\n")[0])  # one-line errors, exit code 2
     p.add_argument("--total-steps", type=int, default=100_000)
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
@@ -100,7 +119,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--run-name", default="sb3")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch CPU threads (1 is fastest on a shared machine)")  # fmt: skip
     a = p.parse_args(argv)
+    if a.threads < 1:
+        p.error(f"argument --threads: must be at least 1, got {a.threads}")
     model, sps = train_sb3(
         a.total_steps,
         a.num_envs,
@@ -112,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         a.run_name,
         verbose=1,
         game=a.game,
+        threads=a.threads,
     )
     rate = win_rate(model, a.eval_games, a.players, a.rules, a.eval_opponents, game=a.game)
     print(f"MaskablePPO: {sps:,.0f} learner-steps/s; win rate vs {a.eval_opponents}: {rate:.3f}")

@@ -1,5 +1,7 @@
 """Checks of the public API's arguments: every bad argument gets a TypeError (wrong kind of
-value) or a ValueError (right kind, wrong value) that names the argument.
+value) or a ValueError (right kind, wrong value) that names the argument. A wrong kind of
+integer (`as_int`) raises `ArgumentTypeError`, which is both: Python's convention says
+TypeError, and callers that catch ValueError for any bad input catch it too.
 
 Plain Python on purpose: these run once per call, outside the kernels, and keeping them out
 of the kernel modules keeps the numba cache key (a hash of the kernel sources) stable.
@@ -17,16 +19,29 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong kind (module docstring): a TypeError and a ValueError."""
+
+
 def as_int(value, name: str) -> int:
-    """`value` as a Python int; TypeError naming `name` for a bool, float, str, None, ..."""
+    """`value` (an int or numpy integer) as a Python int; `ArgumentTypeError` naming `name`
+    for a bool, float, str, None, ... (nothing is rounded or parsed)."""
     if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be an integer, got the bool {value!r}")
+        raise ArgumentTypeError(f"{name} must be an integer, got the bool {value!r}")
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"{name} must be an integer, got {type(value).__name__} {value!r}"
         ) from None
+
+
+def as_count(value, name: str, least: int = 1) -> int:
+    """`as_int`, and at least `least` (ValueError naming `name` otherwise)."""
+    n = as_int(value, name)
+    if n < least:
+        raise ValueError(f"{name} must be >= {least}, got {n}")
+    return n
 
 
 def int_array(value, name: str) -> np.ndarray:
@@ -41,7 +56,7 @@ def int_array(value, name: str) -> np.ndarray:
     else:
         return np.array(as_int(value, name), object)
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     return arr
 
 
@@ -58,10 +73,7 @@ def in_range(arr: np.ndarray, lo: int, hi: int, name: str) -> None:
 
 def num_games(value) -> int:
     """The number of games of a new batch: an int >= 1."""
-    n = as_int(value, "num_games")
-    if n < 1:
-        raise ValueError(f"num_games must be >= 1, got {n}")
-    return n
+    return as_count(value, "num_games")
 
 
 def num_players(value, n: int) -> np.ndarray:

@@ -93,6 +93,9 @@ class NoirGame(CoreGame):
             "num_players": int(state.num_players[game]),
             "rules": rules_to_json(self.check_rules(rules)),
             "seed": int(seed),
+            # false in the engines' fast mode: `actions` holds the real choices only, and
+            # noir_v1.replay lets the core take the forced decisions as it did here
+            "ask_all": bool(state.ask_all[game]),
             "actions": list(actions),
         }
 

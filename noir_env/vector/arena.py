@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from .. import lockstep as L
+from ..core.args import as_count
 from ..game import Game, get_game
 from . import seeds as S
 from .opponents import as_actions
@@ -247,8 +248,7 @@ def play_games(
     game = get_game(game)
     if not policies:
         raise ValueError("play_games needs at least one policy")
-    if int(max_steps) < 1 or int(slots) < 1:
-        raise ValueError(f"max_steps and slots must be >= 1, got {max_steps} and {slots}")
+    max_steps, slots = as_count(max_steps, "max_steps"), as_count(slots, "slots")
     seeds, lineups = check_schedule(seeds, lineups, len(policies), game)
     rules = game.check_rules(rules)
     total, width = seeds.size, game.max_players
@@ -262,7 +262,7 @@ def play_games(
         turns=np.zeros(total, np.int32),
         truncated=np.zeros(total, np.bool_),
     )
-    box = _Lanes(game, min(int(slots), max(total, 1)), policies, ask_forced)
+    box = _Lanes(game, min(slots, max(total, 1)), policies, ask_forced)
     next_game = 0
     free = np.arange(box.size)
     while True:

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .. import lockstep as L
+from ..core.args import as_count, as_int
 from ..game import Game, get_game
 from . import seeds as S
 from .episodes import Ended, StepOut, ended_episodes
@@ -97,19 +98,17 @@ class SingleSeatGames(OpponentTable):
         game: str | Game = "noir",
     ):
         self.game = get_game(game)
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.num_envs = n = int(num_envs)
+        # ints are ints: 2.7 games or seat 0.9 would be truncated silently, True taken as 1
+        self.num_envs = n = as_count(num_envs, "num_envs")
         self.obs_size, self.num_actions = self.game.obs_size, self.game.num_actions
         self.player_counts = self.game.player_counts(num_players)
         self.rules = self.game.check_rules(rules)
         self.learner_seat = self._check_seat(learner_seat)
-        if int(max_steps) < 1:
-            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
-        self.max_steps = int(max_steps)
+        self.max_steps = as_count(max_steps, "max_steps")
         self.autoreset = bool(autoreset)
         self.core_kwargs = {"ask_all": False, **(core_kwargs or {})}  # module docstring
-        self.seed = seed
+        self.seed = None if seed is None else S.check_seed(seed, n)
+        self.closed = False
         super().__init__()  # the opponent table
 
         self._all = np.arange(n, dtype=np.int64)
@@ -133,7 +132,7 @@ class SingleSeatGames(OpponentTable):
             if learner_seat != "random":
                 raise ValueError(f"learner_seat must be 'random' or a seat, got {learner_seat!r}")
             return -1
-        seat = int(learner_seat)
+        seat = as_int(learner_seat, "learner_seat")
         if not 0 <= seat < fewest:
             raise ValueError(
                 f"learner_seat {seat} does not exist with {fewest} players (seats start at 0)"
@@ -167,6 +166,7 @@ class SingleSeatGames(OpponentTable):
         argument is checked before anything changes (a seed is an int or numpy integer),
         and a Python opponent's error while dealing leaves everything as it was. Returns the
         learner's observations float32 [N, obs_size] and masks int8 [N, num_actions]."""
+        self._require_open("reset()")
         seed = self.seed if seed is None else S.check_seed(seed, self.num_envs)
         options = dict(options or {})
         mix = resolve(options.pop("opponents")) if "opponents" in options else None
@@ -275,8 +275,18 @@ class SingleSeatGames(OpponentTable):
         back at the learner or its episode is over. Raises ValueError, changing nothing, if
         an action is not legal (or an ended episode was not reset, without autoreset); an
         error of an opponent policy also leaves every game as it was (`_all_or_nothing`)."""
+        self._require_open("step()")
         acts = self._check_actions(actions)
         return self._all_or_nothing(lambda: self._step(acts))
+
+    def close(self) -> None:
+        """Mark the games closed: `reset` and `step` raise ValueError from now on (the last
+        games stay readable)."""
+        self.closed = True
+
+    def _require_open(self, what: str) -> None:
+        if self.closed:
+            raise ValueError(f"{what} on a closed environment; make a new one")
 
     def _step(self, acts: np.ndarray) -> StepOut:
         n = self.num_envs

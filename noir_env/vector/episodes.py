@@ -95,10 +95,16 @@ def ended_episodes(engine: SingleSeatGames, games: np.ndarray) -> Ended:
 
 
 def histories(engine: SingleSeatGames, games: np.ndarray) -> np.ndarray:
-    """The games of `engine` at `games` in the AEC env's history format (seed, settings, every
-    decision taken here; NOIR's noir_v1 takes its extra single-action decisions)."""
+    """The games of `engine` at `games` in the AEC env's history format: the seed, the
+    settings, the engine's `max_steps` and every decision taken here. A NOIR game dealt in
+    the core's fast mode records `"ask_all": false`, so `noir_v1.replay` lets the core take
+    the forced decisions this history leaves out, as it did here (`noir_env.history`)."""
     out = np.empty(games.size, object)
     for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path
         actions = engine.lanes.trace[g, : engine.state.steps[g]].tolist()
-        out[j] = engine.game.history(engine.state, g, engine.rules, engine.game_seed[g], actions)
+        history = engine.game.history(engine.state, g, engine.rules, engine.game_seed[g],
+                                      actions)  # fmt: skip
+        # the truncation the replay must reproduce (decisions counted as they are here)
+        history.setdefault("max_steps", engine.max_steps)
+        out[j] = history
     return out

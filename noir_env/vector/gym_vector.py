@@ -130,6 +130,10 @@ class GameVectorEnv(VectorEnv):
         self._mask = out.mask
         return out.obs, out.reward, out.terminated, out.truncated, self._infos(out)
 
+    def close_extras(self, **kwargs: Any) -> None:
+        """`close()`: the games are closed; `reset` and `step` raise ValueError from now on."""
+        self.games.close()
+
     def set_opponents(self, opponents: Any) -> None:
         """Opponents of the games dealt from now on: a name ("random"), a policy with a
         batched act(obs, mask), such a callable, or a mix {opponent: probability} from which

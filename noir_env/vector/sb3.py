@@ -91,7 +91,8 @@ class GameSB3VecEnv(VecEnv):
         return out.obs, out.reward, out.terminated | out.truncated, infos
 
     def close(self) -> None:
-        pass
+        """Close the games: `reset` and `step` raise ValueError from now on."""
+        self.games.close()
 
     def action_masks(self) -> np.ndarray:
         """bool [N, num_actions]: the learner's legal actions now."""

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .. import lockstep as L
+from ..core.args import as_count
 from ..game import Game, get_game
 from . import seeds as S
 from .gym_vector import final_info
@@ -60,24 +61,23 @@ class SelfPlayEnv:
         game: str | Game = "noir",
     ):
         self.game = get_game(game)
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        if int(max_steps) < 1:
-            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
-        self.num_envs = int(num_envs)
+        self.num_envs = as_count(num_envs, "num_envs")  # 2.7 games would be truncated to 2
+        self.max_steps = as_count(max_steps, "max_steps")
         self.player_counts = self.game.player_counts(num_players)
         self.rules = self.game.check_rules(rules)
-        self.max_steps = int(max_steps)
-        self.seed = seed
+        self.seed = None if seed is None else S.check_seed(seed, self.num_envs)
+        self.closed = False
         self.seeds = SeedStreams(self.num_envs)
         self.state = None
         self.game_seed = np.zeros(self.num_envs, np.int64)
         self.returns = np.zeros((self.num_envs, self.game.max_players), np.float64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal N games (seeds as the single-seat envs: s + i, then per-slot streams)."""
-        if seed is None:
-            seed = self.seed  # the constructor's seed applies to the first reset only
+        """Deal N games (seeds as the single-seat envs: s + i, then per-slot streams). A seed
+        is an int or numpy integer; a bad one raises ValueError, changing nothing."""
+        self._require_open("reset()")
+        # the constructor's seed applies to the first reset only
+        seed = self.seed if seed is None else S.check_seed(seed, self.num_envs)
         self.seed = None
         if seed is not None or not self.seeds.started:
             self.seeds.restart(seed)
@@ -92,6 +92,7 @@ class SelfPlayEnv:
         """One decision in every game by its acting seat. Returns (obs of the next seat to
         act, rewards [N, P] per seat, terminated [N] (game over), truncated [N], infos).
         Raises ValueError, changing nothing, if an action is illegal."""
+        self._require_open("step()")
         if self.state is None:
             raise ValueError("call reset() before step()")
         g = self.game
@@ -113,7 +114,15 @@ class SelfPlayEnv:
         infos.update(extra)
         return obs, rewards, over, truncated, infos
 
+    def close(self) -> None:
+        """Mark the games closed: `reset` and `step` raise ValueError from now on."""
+        self.closed = True
+
     # --- internals --------------------------------------------------------------------------
+    def _require_open(self, what: str) -> None:
+        if self.closed:
+            raise ValueError(f"{what} on a closed environment; make a new one")
+
     def _deal(self, games: np.ndarray) -> None:
         seeds = self.seeds.next(games)
         counts = self.player_counts

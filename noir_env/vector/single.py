@@ -4,13 +4,16 @@ as "noir_env/Noir-v1" (NOIR) and "noir_env/DistrictNoir-v0" (District Noir); for
 single-env tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
 
     import gymnasium as gym
-    import noir_env  # registers the ids
 
-    env = gym.make("noir_env/Noir-v1", num_players=4, opponents="random")
-    obs, info = env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step(legal_action)  # info["action_mask"]
+    env = gym.make("noir_env:noir_env/Noir-v1", num_players=4, opponents="random")
+    obs, info = env.reset(seed=0)  # "noir_env:" imports noir_env, which registers the ids
+    legal = env.action_masks()  # bool [num_actions], the same as info["action_mask"]
+    obs, reward, terminated, truncated, info = env.step(int(legal.argmax()))
 
 `action_masks()` gives the legal actions as bool [num_actions] (sb3-contrib's contract).
+`gymnasium.make` returns the env itself, without Gymnasium's order and passive checks (the
+env makes its own: `step` or `action_masks` before `reset` raise ValueError), because Gymnasium
+1.x wrappers hide every method they do not define, `action_masks` included.
 Observation, action space, rewards, episode ends and the final `info` keys are those of
 `noir_env.vector.gym_vector` for one game (no autoreset: call `reset()`). The same engine runs
 the vector envs, so a batch of these is the slow way to get what `make_vector_env` gives.
@@ -87,6 +90,10 @@ class SingleSeatEnv(gymnasium.Env):
             self.render()
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
         return out.obs[0], float(out.reward[0]), terminated, truncated, info
+
+    def close(self) -> None:
+        """Close the game: `reset` and `step` raise ValueError from now on."""
+        self.games.close()
 
     def action_masks(self) -> np.ndarray:
         """bool [num_actions]: the learner's legal actions (all False once the episode is

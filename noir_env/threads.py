@@ -1,0 +1,45 @@
+"""One threading choice for the whole project: how many threads numba's parallel loops
+(the batched agents' `prange` kernels) and torch use in this process.
+
+The default is 1, or the environment variable NOIR_THREADS. Measured on a 2-core machine:
+with a training run, a compile and tests beside it, two threads ran train.ppo at 2,100-2,600
+learner decisions/s and one thread at 10,400-10,600 (MaskablePPO 580 vs 1,500); idle, two
+numba threads gave 230k decisions/s of the vector env against 160k for one. A busy machine
+is the common case here (training, compiling and testing share two cores), so one thread is
+the default; `set_threads(2)` or NOIR_THREADS=2 on an idle machine. `import agents` applies
+the default; train.ppo (--threads) and train.sb3_ppo (threads) set theirs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_ENV = "NOIR_THREADS"
+
+
+def default_threads() -> int:
+    """NOIR_THREADS if set (a positive int), else 1; ValueError naming it if malformed."""
+    raw = os.environ.get(_ENV, "1")
+    try:
+        n = int(raw)
+    except ValueError:
+        raise ValueError(f"{_ENV} must be a positive integer, got {raw!r}") from None
+    if n < 1:
+        raise ValueError(f"{_ENV} must be a positive integer, got {raw!r}")
+    return n
+
+
+def set_threads(n: int | None = None) -> int:
+    """Use `n` threads (None: `default_threads()`) in numba's parallel loops (at most the
+    NUMBA_NUM_THREADS numba started with) and, if torch is imported, in torch. Returns n."""
+    if n is None:
+        n = default_threads()
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"threads must be a positive int, got {n!r}")
+    import numba
+
+    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+    if "torch" in sys.modules:  # never import torch just to configure it
+        sys.modules["torch"].set_num_threads(n)
+    return n
