@@ -4,6 +4,7 @@ copies of every other, at 3 to 6 players, with 95% Wilson intervals.
     python bench/strength.py                                # all baselines, 3-6 players
     python bench/strength.py --players 4 --games 400        # a quick 4-player matrix
     python bench/strength.py --agents heuristic heuristic-v1 style-rusher --rules original
+    python bench/strength.py --players 4 --search ismcts:budget=200 --search-games 40
     python bench/strength.py --only ppo --update docs/crossplay.csv   # re-measure one agent
 
 A cell (lone agent A, field B, n players) is a tournament of A and n-1 copies of B
@@ -14,6 +15,11 @@ lone agent, columns the field, the win rate over par in colour) under `--out`, a
 in Markdown the 4-player matrix (or the first size played) and the first agent's row at
 every size. The full default run plays 288 cells of 1000 games: about half an hour on
 one core of a 2-core machine.
+
+`--search` adds search agents (`uses_state`, e.g. "ismcts:budget=200", seated by the
+tournament through their state hook) as rows only: each plays alone against n-1 copies of
+every field, `--search-games` games a cell, and is never a field itself (n-1 searching
+copies would cost n-1 times its thinking time, tens of milliseconds a decision).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import csv
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -54,17 +61,24 @@ def play_cell(lone, field, labels: tuple[str, str], players: int, games: int, ru
 
 
 def cross_play(names: list[str], players: list[int], games: int, rules: str, seed: int,
-               chunk: int, only: str | None = None) -> list[dict]:  # fmt: skip
-    """Every ordered pair of distinct agents at every table size (module docstring); with
+               chunk: int, search: Sequence[str] = (), search_games: int = 40,
+               only: str | None = None) -> list[dict]:  # fmt: skip
+    """Every ordered pair of distinct agents at every table size, then each search agent
+    alone against every field at `search_games` games a cell (module docstring); with
     `only`, the pairs that agent is in (alone, or as the field)."""
     from agents import load
+    from train.tournament import parse_agent_spec
 
-    print(f"loading {len(names)} agents (a first run compiles their numba kernels: up to a few "
-          "minutes)", flush=True)  # fmt: skip
+    print(f"loading {len(names) + len(search)} agents (a first run compiles their numba "
+          "kernels: up to a few minutes)", flush=True)  # fmt: skip
     agents = {name: load(name, seed=k) for k, name in enumerate(names)}
-    cells = [(n, a, b) for n in players for a in names for b in names
+    for k, spec in enumerate(search):
+        name, options = parse_agent_spec(spec)
+        agents[spec] = load(name, seed=len(names) + k, **options)
+    cells = [(n, a, b, games) for n in players for a in names for b in names
              if a != b and only in (None, a, b)]  # fmt: skip
-    total = len(cells) * games
+    cells += [(n, a, b, search_games) for n in players for a in search for b in names]
+    total = sum(cell[3] for cell in cells)
     done, rows, t0 = 0, [], time.perf_counter()
 
     def tick(k: int) -> None:
@@ -75,8 +89,8 @@ def cross_play(names: list[str], players: list[int], games: int, rules: str, see
         print(f"\r  {done:,}/{total:,} games, {rate:,.0f}/s, about {left / 60:.0f} min left ",
               end="", file=sys.stderr, flush=True)  # fmt: skip
 
-    for k, (n, a, b) in enumerate(cells):
-        row = play_cell(agents[a], agents[b], (a, b), n, games, rules, seed, chunk, tick)
+    for k, (n, a, b, count) in enumerate(cells):
+        row = play_cell(agents[a], agents[b], (a, b), n, count, rules, seed, chunk, tick)
         rows.append(row)
         print(f"\r[{k + 1}/{len(cells)}] {n} players: {a} alone vs {b}: "
               f"{_pct(row)}" + " " * 20, flush=True)  # fmt: skip
@@ -107,7 +121,7 @@ def read_csv(path: Path) -> tuple[list[dict], list[str]]:
     return rows, list(dict.fromkeys(r["agent"] for r in rows))
 
 
-def plot(rows: list[dict], names: list[str], games: int, path: Path) -> None:
+def plot(rows: list[dict], names: list[str], games: int | str, path: Path) -> None:
     """One heatmap per table size: the lone agent's win rate, coloured by win rate / par."""
     import matplotlib
 
@@ -170,6 +184,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=250, help="games per progress step")
     parser.add_argument("--out", default="runs/crossplay", help="output folder")
+    parser.add_argument("--search", nargs="+", default=[], metavar="SPEC",
+                        help="search agents as rows only, e.g. ismcts:budget=200")  # fmt: skip
+    parser.add_argument("--search-games", type=int, default=40,
+                        help="games per cell of a search agent's row")  # fmt: skip
     parser.add_argument("--from-csv", help="play nothing: redraw and reprint a crossplay.csv")
     parser.add_argument("--only", help="play only the cells this agent is in (alone or field)")
     parser.add_argument("--update", help="a crossplay.csv whose other cells are kept: the "
@@ -177,6 +195,8 @@ def main() -> None:
     args = parser.parse_args()
     if len(set(args.agents)) < 2:
         parser.error("give at least two different agents")
+    if args.search_games < 1:
+        parser.error(f"--search-games must be >= 1, got {args.search_games}")
     if args.only and args.only not in args.agents:
         parser.error(f"--only {args.only}: not among --agents")
     if args.update and not Path(args.update).is_file():
@@ -185,8 +205,8 @@ def main() -> None:
         rows, names = read_csv(Path(args.from_csv))
     else:
         rows = cross_play(args.agents, args.players, args.games, args.rules, args.seed,
-                          args.chunk, args.only)  # fmt: skip
-        names = args.agents
+                          args.chunk, args.search, args.search_games, args.only)  # fmt: skip
+        names = args.agents + args.search
     if args.update:  # the kept cells first, in their order; the new ones replace theirs
         kept, kept_names = read_csv(Path(args.update))
         played = {(r["players"], r["agent"], r["field"]) for r in rows}
@@ -195,7 +215,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "crossplay.csv")
-    plot(rows, names, args.games, out / "crossplay.png")
+    games = f"{args.games}" + (f" ({args.search_games} in search rows)" if args.search else "")
+    plot(rows, names, games, out / "crossplay.png")
     print(markdown(rows, names))
     print(f"wrote {out / 'crossplay.csv'} and {out / 'crossplay.png'}")
 

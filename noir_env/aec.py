@@ -16,6 +16,11 @@ self-play API's (`noir_env.vector.rewards.seat_rewards`): -1/(n-1) on eliminatio
 outcome plus a share of what the eliminated players were paid at the end, 0 plus that share
 on truncation after `max_steps` decisions.
 
+`act_in_aec(env, agent)` seats any agent of `agents.load` in an AEC loop, this env's or
+`noir_v1`'s: a batched agent gets the selected agent's observation and mask, a search agent
+(`uses_state = True`, e.g. "ismcts") a copy of the env's game through its hook
+`act_on_state(state, games)`, from which it decides with the acting seat's information only.
+
 `AECBase` holds what every AEC env of noir_env shares, this one and NOIR's own `noir_v1`
 alike: a copy (`copy.deepcopy`, a pickle round trip) continues the same game, and a closed
 env refuses to be used.
@@ -226,3 +231,35 @@ class GameAECEnv(AECBase):
             print(text)
             return None
         return text
+
+
+def act_in_aec(env: AECEnv, agent: Any) -> int | None:
+    """The action `agent` takes for `env.agent_selection` in a PettingZoo AEC env of this
+    project (`noir_v1.env()`, `Game.aec_env()`, wrapped or not), or None when that agent's
+    episode is over (its dead step is due):
+
+        for name in env.agent_iter():
+            env.step(act_in_aec(env, seats[name]))
+
+    A search agent (`uses_state = True`) is handed a copy of the env's game, a batch of one
+    (`env.unwrapped.state`), through `act_on_state(state, [0])`: it sees the whole game,
+    hidden cards included, because search simulates it, and its contract is to decide from
+    the acting seat's information alone (the IS-MCTS agent re-deals everything hidden from
+    that seat before it looks, docs/ISMCTS.md); being a copy, the env's game is safe from
+    it. Any other agent gets the batched protocol: `act(obs[1, D], mask bool[1, A])`.
+    Raises ValueError for an agent with neither method."""
+    raw = env.unwrapped
+    name = raw.agent_selection
+    if raw.terminations[name] or raw.truncations[name]:
+        return None
+    if getattr(agent, "uses_state", False):
+        hook = getattr(agent, "act_on_state", None)
+        if not callable(hook):
+            raise ValueError(f"{agent!r} declares uses_state but has no act_on_state")
+        return int(np.asarray(hook(raw.state.copy(), [0])).reshape(-1)[0])
+    act = getattr(agent, "act", None)
+    if not callable(act):
+        raise ValueError(f"an agent has act(obs, mask) or act_on_state(state, games): {agent!r}")
+    seen = raw.observe(name)
+    mask = np.asarray(seen["action_mask"], np.bool_)[None]
+    return int(np.asarray(act(np.asarray(seen["observation"])[None], mask)).reshape(-1)[0])

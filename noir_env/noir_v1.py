@@ -201,6 +201,26 @@ the cards in its queue. Only the observer's hand is shown: `agent_selection`'s, 
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
 `noir_v1.render_board(state, i, seat)` (from `noir_env.render`) renders any core state.
 
+### Seating the project's agents
+
+`noir_v1.act_in_aec(env, agent)` (from `noir_env.aec`) is the action of any agent of
+`agents.load` for `agent_selection`, or None for a dead step, so one loop seats batched and
+search agents side by side:
+
+    import agents
+    from noir_env.noir_v1 import act_in_aec
+
+    seats = {"player_0": agents.load("ismcts", budget=64, seed=0),
+             **{f"player_{q}": agents.load("heuristic", seed=q) for q in (1, 2, 3)}}
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        env.step(act_in_aec(env, seats[agent]))
+
+A batched agent gets the observation and mask; a search agent (`uses_state`, docs/ISMCTS.md)
+gets a copy of `env.unwrapped.state` through `act_on_state(state, [0])` and re-deals
+everything the acting seat cannot see before it searches, so it plays on that seat's
+information only.
+
 ### Editing positions
 
 `env.unwrapped.state` is the core state (a batch of one game). Edit its fields in place and
@@ -248,7 +268,7 @@ from pettingzoo.utils import wrappers
 from . import core
 from . import spaces as noir_spaces
 from ._aec_info import INFO_FIELDS, INFO_SCALARS, decision_info
-from .aec import AECBase
+from .aec import AECBase, act_in_aec
 from .core import constants as C
 from .core.api import _raise_failure, step_saved
 from .core.args import as_count, as_int
@@ -261,6 +281,7 @@ from .render import PHASE_NAMES, render_board
 
 __all__ = [
     "Frame",
+    "act_in_aec",
     "env",
     "load_history",
     "play_back",

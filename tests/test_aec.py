@@ -568,6 +568,31 @@ def test_shared_win_after_elimination_stays_zero_sum():
     assert sum(rewards.values()) - 1 / 3 == pytest.approx(0)
 
 
+def test_a_search_agent_plays_a_seat_through_act_in_aec():
+    """ismcts beside a batched heuristic and random player in one AEC loop: only legal
+    actions, None for dead steps, the env's game untouched by the agents, the game ends."""
+    import agents
+
+    searcher = agents.load("ismcts", budget=8, horizon=2, seed=0)
+    seats = {"player_0": searcher, "player_1": agents.load("heuristic", seed=1),
+             "player_2": agents.load("random", seed=2)}  # fmt: skip
+    env = noir_v1.env(num_players=3)
+    env.reset(seed=3)
+    with pytest.raises(ValueError, match="act_on_state"):
+        noir_v1.act_in_aec(env, object())
+    for name in env.agent_iter(100_000):
+        obs, _, term, trunc, _ = env.last()
+        before = env.unwrapped.state.tobytes()
+        action = noir_v1.act_in_aec(env, seats[name])
+        assert env.unwrapped.state.tobytes() == before
+        if term or trunc:
+            assert action is None
+        else:
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+    assert not env.agents and searcher.stats.searched > 0
+
+
 def test_noir_v0_is_a_deprecated_alias_of_noir_v1():
     """rules v2 bumped the env to noir_v1; noir_v0 and "noir_env/Noir-v0" stay as aliases
     that warn and play the same (current) game."""

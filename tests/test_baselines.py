@@ -144,14 +144,18 @@ def test_crossplay_script_writes_its_files(tmp_path):
     out = tmp_path / "cp"
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "strength.py"), "--agents", "style-turtle",
-         "random", "--players", "3", "--games", "12", "--chunk", "6", "--out", str(out)],
+         "random", "--players", "3", "--games", "12", "--chunk", "6", "--out", str(out),
+         "--search", "ismcts:budget=4,horizon=2", "--search-games", "3"],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     rows = list(csv.DictReader((out / "crossplay.csv").open()))
-    assert [(r["agent"], r["field"]) for r in rows] == [("style-turtle", "random"),
-                                                        ("random", "style-turtle")]  # fmt: skip
-    assert all(int(r["games"]) >= 12 for r in rows)
+    search = "ismcts:budget=4,horizon=2"  # a row of its own, never a field
+    assert [(r["agent"], r["field"]) for r in rows] == [
+        ("style-turtle", "random"), ("random", "style-turtle"),
+        (search, "style-turtle"), (search, "random")]  # fmt: skip
+    assert all(int(r["games"]) >= 12 for r in rows[:2])
+    assert all(int(r["games"]) == 3 for r in rows[2:])
     assert float(rows[0]["ci_low"]) <= float(rows[0]["win_rate"]) <= float(rows[0]["ci_high"])
     assert (out / "crossplay.png").stat().st_size > 0
     assert "| **style-turtle** |" in done.stdout and "| 3 (33%) |" in done.stdout

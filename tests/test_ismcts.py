@@ -1,6 +1,7 @@
-"""The IS-MCTS agent (agents/ismcts.py) and its games loop (train/search_games.py): legal,
-deterministic choices from the acting seat's information only, forced decisions without
-search, clear errors, and play clearly above par against random players."""
+"""The IS-MCTS agent (agents/ismcts.py) and its games on the arena (train/search_games.py):
+legal, deterministic choices from the acting seat's information only, forced decisions
+without search, clear errors, and play clearly above par against random players. The arena,
+tournament and AEC seating of search agents: tests/test_tournament.py, tests/test_aec.py."""
 
 import numpy as np
 import pytest
@@ -83,7 +84,11 @@ def test_bad_options_and_games_are_named():
     with pytest.raises(ValueError, match="is over"):
         agent.act_on_state(s, [0])
     with pytest.raises(ValueError, match="act_on_state"):
-        play_search_games(agents.load("random"), "random", games=1)
+        play_search_games(object(), "random", games=1)
+    from noir_env.vector.opponents import resolve
+
+    with pytest.raises(ValueError, match="'ismcts' is a search agent"):
+        resolve("ismcts")  # the vector envs' opponents are batched agents only
 
 
 def test_search_beats_random_players():
@@ -113,6 +118,10 @@ def test_paired_choice_keeps_the_heuristic_unless_an_action_is_clearly_better():
     # z = 0: the best mean, however small the gain
     paired = np.array([[10.0, 0.0, 0.0], [10.5, 0.5, 30.0]])
     assert paired_choice(paired, n, z=0.0) == 1 and paired_choice(paired, n, z=2.0) == 0
+    # one world: no estimate of the noise, the heuristic's choice stands unless z = 0
+    one = np.array([[0.2, 0.0, 0.0], [0.9, 0.7, 0.49]])
+    assert paired_choice(one, 1, z=1.0) == 0 and paired_choice(one, 1, z=0.0) == 1
+    assert paired_choice(2 * one, 2, z=1.0) == 1  # two equal gains: no spread, a clear win
 
 
 def test_a_time_budget_stops_the_search():
@@ -123,11 +132,23 @@ def test_a_time_budget_stops_the_search():
     assert agent.stats.seconds < 2.0 and 0 < agent.stats.iterations < 10**5
 
 
-def test_batched_agents_play_the_search_seat_through_observing_agent():
-    from train.search_games import ObservingAgent
-
-    result = play_search_games(ObservingAgent(agents.load("heuristic")), "random", 3, games=6)
+def test_a_batched_agent_takes_the_measured_seat_as_the_reference():
+    """play_search_games seats a batched agent where the search agent sits (the reference
+    row), through the arena's act(obs, mask), and times it the same way."""
+    result = play_search_games(agents.load("heuristic"), "random", 3, games=6)
     rate, low, high = result.win_rate()
     assert result.games == 6 and low <= rate <= high and rate >= 0.5, result.summary()
-    with pytest.raises(ValueError, match="act"):
-        ObservingAgent(object())
+    assert result.decisions > 0 and result.cpu_ms_per_decision > 0 and result.truncated == 0
+
+
+def test_search_games_are_a_function_of_the_seeds():
+    def run():
+        agent = agents.load("ismcts", seed=2, **FAST)
+        return play_search_games(agent, "heuristic", 3, games=3, seed=5), agent.stats
+
+    (a, stats_a), (b, stats_b) = run(), run()
+    np.testing.assert_array_equal(a.share, b.share)
+    assert a.decisions == b.decisions == stats_a.decisions > 0
+    assert (stats_a.rollouts, stats_a.overrides) == (stats_b.rollouts, stats_b.overrides)
+    assert len(stats_a.search_cpu) == stats_a.searched
+    assert 0 < stats_a.search_cpu_ms_quantile(0.5) <= stats_a.search_cpu_ms_quantile(0.95)

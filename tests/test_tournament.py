@@ -250,6 +250,71 @@ def test_a_python_agent_plays_its_seats_only():
     assert sum(calls) > 0 and not rec.truncated.any()
 
 
+class LowestLegalOnState:
+    """A state-hook agent (`uses_state`) that plays the lowest legal action, as
+    `first_legal` does through act(obs, mask); with wreck=True it then scribbles over the
+    state it was handed, which must not reach the arena's games."""
+
+    uses_state = True
+
+    def __init__(self, wreck: bool = False):
+        self.wreck = wreck
+        self.asked = 0
+
+    def act_on_state(self, state, games):
+        assert (state.actor[games] >= 0).all()  # every listed game waits for this seat
+        self.asked += len(games)
+        actions = np.argmax(state.mask[games], axis=1)
+        if self.wreck:
+            state.hand[:] = 0
+            state.mask[:] = 0
+            state.actor[:] = 0
+        return actions
+
+
+def test_a_search_agent_plays_through_its_state_hook_on_a_copy():
+    """The arena calls act_on_state, not act, for an agent with uses_state; it plays the
+    same games as the same choices made through act(obs, mask), also when the agent wrecks
+    the state it was handed."""
+    runs = {}
+    for key, agent in (("act", first_legal), ("hook", LowestLegalOnState()),
+                       ("wreck", LowestLegalOnState(wreck=True))):  # fmt: skip
+        runs[key] = run_tournament([agent, "random", "random"], num_players=3, games=6, seed=3,
+                                   ratings=False)  # fmt: skip
+    base = runs["act"].records
+    for key in ("hook", "wreck"):
+        for field in ("winners", "scores", "out_at", "length", "turns"):
+            np.testing.assert_array_equal(getattr(runs[key].records, field), getattr(base, field))
+    with pytest.raises(ValueError, match="declares uses_state but has no act_on_state"):
+        run_tournament([type("NoHook", (), {"uses_state": True})(), "random", "random"],
+                       num_players=3, games=3)  # fmt: skip
+
+
+def test_ismcts_plays_tournaments_and_matches_deterministically():
+    """IS-MCTS at a tiny budget beside batched agents: the games finish, its seat is
+    searched, and the same seed gives the same games."""
+    import agents
+    from train.match import play
+
+    def tournament():
+        searcher = agents.load("ismcts", budget=4, horizon=2, seed=0)
+        result = run_tournament({"ismcts": searcher, "heuristic": "heuristic", "random": "random"},
+                                num_players=3, games=3, seed=11, ratings=False)  # fmt: skip
+        return result, searcher.stats
+
+    (a, stats), (b, _) = tournament(), tournament()
+    assert not a.records.truncated.any() and stats.searched > 0
+    assert a.labels[0] == "ismcts" and a.summary[0]["games"] == 3
+    for field in ("winners", "scores", "out_at", "length"):
+        np.testing.assert_array_equal(getattr(a.records, field), getattr(b.records, field))
+    assert json.dumps(a.summary) == json.dumps(b.summary)
+
+    searcher = agents.load("ismcts", budget=4, horizon=2, seed=0)
+    match = play([searcher, agents.load("heuristic", seed=1)], lineup=[0, 1, 1], num_games=3)
+    assert match.finished.all() and searcher.stats.searched > 0
+    np.testing.assert_allclose(match.win_share.sum(1), 1.0)
+
+
 def test_ask_forced_presents_single_choice_decisions_too():
     singles = []
 
@@ -303,6 +368,16 @@ def test_cli_runs_prints_and_writes(tmp_path):
     assert "== 3 players: 6 games, " in proc.stdout and "random#3" in proc.stdout
     assert load_results(out)["config"]["games"] == 6
     assert (out / "win_rates.png").stat().st_size > 0
+
+
+def test_cli_seats_a_search_agent(tmp_path):
+    out = tmp_path / "search"
+    proc = _run("--agents", "ismcts:budget=4,horizon=2", "heuristic", "random", "--players",
+                "3", "--games", "3", "--out", str(out), "--no-progress", "--no-plot")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    summary = load_results(out)["summary"]
+    assert [row["agent"] for row in summary] == ["ismcts:budget=4,horizon=2", "heuristic", "random"]
+    assert summary[0]["games"] == 3
 
 
 def test_cli_reports_bad_input():

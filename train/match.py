@@ -9,7 +9,8 @@ seats, on the one arena loop of every game (`noir_env.vector.arena.play_games`).
 `lineup[k]` names the agent of the k-th seat counted from the game's first seat of the
 lineup; the lineup is rotated by one seat per game, so every agent sits in every seat equally
 often. Game g is dealt with seed `seed + g`; a game is a function of its seed and the agents,
-whatever `num_games`.
+whatever `num_games`. Agents are batched (`act(obs, mask)`) or search agents
+(`uses_state`, played through `act_on_state(state, games)`; `arena.policy_of`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from noir_env.game import Game, get_game
-from noir_env.vector.arena import ArenaPolicy, play_games
+from noir_env.vector.arena import play_games, policy_of
 
 
 @dataclass
@@ -64,7 +65,7 @@ def play(
     seats = seat_agents(lineup, num_games)
     lineups = np.full((num_games, game.max_players), -1, np.int64)
     lineups[:, :n] = seats
-    policies = [ArenaPolicy(f"agent {k}", agent.act) for k, agent in enumerate(agents)]
+    policies = [policy_of(f"agent {k}", agent) for k, agent in enumerate(agents)]
     records = play_games(seed + np.arange(num_games), lineups, policies, rules, max_steps,
                          game=game)  # fmt: skip
     winners = records.winners[:, :n].astype(np.float64)

@@ -1,23 +1,23 @@
-"""Games between one search agent and batched agents, played over the rules core.
+"""One agent in a rotating seat against batched agents, with its thinking time: the games
+behind docs/ISMCTS.md's tables, played by the arena (`noir_env.vector.arena.play_games`).
 
     from train.search_games import play_search_games
     result = play_search_games(agents.load("ismcts", budget=200), "heuristic", num_players=4,
                                games=200, seed=0)
     print(result.summary())
 
-The search agent takes one seat per game and decides through its hook
-`act_on_state(state, games)` (agents/ismcts.py); every other seat is one batched agent
-(`act(obs, mask)`, a name for `agents.load` or an object) called on all the games waiting for
-it at once. Game k deals with seed `seed + k` and seats the search agent at `k % n`, so every
-seat is played equally often. The games run in fast mode (`core.init`'s default): the core
-takes every forced decision itself.
-
-This loop exists apart from the arena (noir_env/vector/arena.py) until the arena offers
-search agents the state hook itself.
+The measured agent takes one seat per game: a search agent (`uses_state`, it decides through
+`act_on_state(state, games)`) or any batched agent (`act(obs, mask)`, e.g. the heuristic as
+the reference row); `noir_env.vector.arena.policy_of` tells which. Every other seat is one
+batched agent (a name for `agents.load` or an object) called on all the games waiting for it
+at once. Game k deals with seed `seed + k` and seats the measured agent at `k % n`, so every
+seat is played equally often. The arena answers decisions with a single legal action itself,
+so the agent is asked (and timed) only where it has a choice.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -25,37 +25,24 @@ from typing import Any
 import numpy as np
 
 import agents
-from noir_env import core
+from noir_env.game import get_game
+from noir_env.vector.arena import play_games, policy_of
 
 from .tournament import wilson_interval
 
 
-class ObservingAgent:
-    """A batched agent behind the state hook: `act_on_state(state, games)` shows it each
-    listed game as the acting seat observes it (`core.observe`, the legal-action mask), so
-    it can take the search agent's seat as a reference."""
-
-    def __init__(self, agent: Any):
-        if not callable(getattr(agent, "act", None)):
-            raise ValueError(f"agent must have act(obs, mask), got {agent!r}")
-        self.agent = agent
-
-    def act_on_state(self, state: core.State, games: np.ndarray) -> np.ndarray:
-        sub = core.take(state, np.asarray(games, np.int64))
-        return np.asarray(self.agent.act(core.observe(sub), core.legal_action_mask(sub)))
-
-
 @dataclass
 class SearchGamesResult:
-    """The search agent's results over the games played."""
+    """The measured agent's results over the games played."""
 
     num_players: int
     share: np.ndarray  # float64 [G]: its share of the win (1/k with k winners; 0 if it lost)
     seat: np.ndarray  # int64 [G]: its seat
-    decisions: int  # decisions it was asked (fast mode: two or more legal actions)
+    decisions: int  # decisions it was asked (two or more legal actions each)
     ms_per_decision: float  # its mean thinking time per decision (wall clock)
     cpu_ms_per_decision: float  # the same in CPU time of this process (contention aside)
     seconds: float  # wall time of the whole run
+    truncated: int = 0  # games stopped at max_steps (no winner)
 
     @property
     def games(self) -> int:
@@ -77,6 +64,23 @@ class SearchGamesResult:
         )
 
 
+class _Clock:
+    """Wraps the measured agent's arena callable: counts the decisions it is asked and the
+    wall and CPU time it takes over them."""
+
+    def __init__(self, decide: Any):
+        self.decide = decide
+        self.decisions, self.seconds, self.cpu_seconds = 0, 0.0, 0.0
+
+    def __call__(self, first: Any, second: np.ndarray) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        actions = self.decide(first, second)
+        self.seconds += time.perf_counter() - t0
+        self.cpu_seconds += time.process_time() - c0
+        self.decisions += len(second)  # the mask's or the games' rows: one per decision
+        return actions
+
+
 def play_search_games(
     searcher: Any,
     opponent: Any = "heuristic",
@@ -84,49 +88,47 @@ def play_search_games(
     games: int = 100,
     seed: int = 0,
     rules: str = "noirburg",
+    max_steps: int = 10_000,
+    slots: int = 2048,
 ) -> SearchGamesResult:
-    """Play `games` games of `num_players`: `searcher` (an object with `act_on_state`) in
-    one seat, `opponent` (an object with `act(obs, mask)`, or an agent name, then loaded with
-    `seed`) in the others.
+    """Play `games` games of `num_players`: `searcher` (a search agent with `act_on_state`,
+    or a batched agent) in one seat, `opponent` (an agent object, or an agent name, then
+    loaded with `seed`) in the others; `max_steps` and `slots` are the arena's.
     Raises ValueError for an agent without the needed method or a bad count."""
-    if not callable(getattr(searcher, "act_on_state", None)):
-        raise ValueError(f"searcher must have act_on_state(state, games), got {searcher!r}")
+    game = get_game("noir")
     if isinstance(opponent, str):
         opponent = agents.load(opponent, seed=seed)
-    if not callable(getattr(opponent, "act", None)):
-        raise ValueError(f"opponent must have act(obs, mask), got {opponent!r}")
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be an int >= 1, got {games!r}")
-    start = time.perf_counter()
-    state = core.init(games, num_players, rules, seeds=seed)
+    if not isinstance(num_players, int) or not 3 <= num_players <= game.max_players:
+        raise ValueError(
+            f"num_players must be an int in 3..{game.max_players}, got {num_players!r}"
+        )
+    field = policy_of("opponent", opponent)
+    measured = policy_of("searcher", searcher)
+    if measured.act_on_state is not None:
+        clock = _Clock(measured.act_on_state)
+        measured = dataclasses.replace(measured, act_on_state=clock)
+    else:
+        clock = _Clock(measured.act)
+        measured = dataclasses.replace(measured, act=clock)
     seat = np.arange(games, dtype=np.int64) % num_players
-    decisions, thinking, thinking_cpu = 0, 0.0, 0.0
-    actions = np.zeros(games, np.int64)
-    while True:
-        actor = core.current_player(state)
-        live = actor >= 0
-        if not live.any():
-            break
-        mine = np.flatnonzero(live & (actor == seat))
-        theirs = np.flatnonzero(live & (actor != seat))
-        if mine.size:
-            t0, c0 = time.perf_counter(), time.process_time()
-            actions[mine] = searcher.act_on_state(state, mine)
-            thinking += time.perf_counter() - t0
-            thinking_cpu += time.process_time() - c0
-            decisions += mine.size
-        if theirs.size:
-            sub = core.take(state, theirs)
-            actions[theirs] = opponent.act(core.observe(sub), core.legal_action_mask(sub))
-        core.step(state, actions)
-    winners = state.winners.astype(np.float64)
-    share = winners[np.arange(games), seat] / winners.sum(axis=1)
+    lineups = np.full((games, game.max_players), -1, np.int64)
+    lineups[:, :num_players] = 1
+    lineups[np.arange(games), seat] = 0
+    start = time.perf_counter()
+    records = play_games(seed + np.arange(games), lineups,
+                         [measured, field], rules, max_steps,
+                         slots, game=game)  # fmt: skip
+    winners = records.winners.astype(np.float64)
+    share = winners[np.arange(games), seat] / np.maximum(winners.sum(axis=1), 1.0)
     return SearchGamesResult(
         num_players=num_players,
         share=share,
         seat=seat,
-        decisions=decisions,
-        ms_per_decision=1e3 * thinking / max(decisions, 1),
-        cpu_ms_per_decision=1e3 * thinking_cpu / max(decisions, 1),
+        decisions=clock.decisions,
+        ms_per_decision=1e3 * clock.seconds / max(clock.decisions, 1),
+        cpu_ms_per_decision=1e3 * clock.cpu_seconds / max(clock.decisions, 1),
         seconds=time.perf_counter() - start,
+        truncated=int(records.truncated.sum()),
     )

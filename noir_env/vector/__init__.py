@@ -9,7 +9,8 @@
   (`NoirEnv`) and "noir_env/DistrictNoir-v0" (`DistrictEnv`) (`single`).
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
   supplied by the caller, rewards per seat (`selfplay`).
-- `play_games(...)`: scheduled games between K policies, the tournaments' engine (`arena`).
+- `play_games(...)`: scheduled games between K policies, the tournaments' engine (`arena`);
+  `policy_of(name, agent)` seats a batched agent or a search agent (`uses_state`).
 - `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).
 - District Noir's former names stay: `make_district_vector_env`,
   `make_district_sb3_vec_env`, `DistrictVectorEnv`, `DistrictSB3VecEnv`, `DistrictEnv`.
@@ -41,6 +42,7 @@ _EXPORTS = {
     "SelfPlayEnv": "selfplay",
     "play_games": "arena",
     "ArenaPolicy": "arena",
+    "policy_of": "arena",
 }
 
 __all__ = sorted(_EXPORTS)

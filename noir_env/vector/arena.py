@@ -25,6 +25,14 @@ schedule alone, whatever `slots`. Every other policy is called once per decision
 the batch of all games in which one of its seats must act: `act(obs[E, obs_size] or None,
 mask bool[E, num_actions]) -> actions[E]`; obs is None for a policy declared
 `observes=False`, which saves writing observations it never reads.
+
+A search agent (`uses_state = True`, e.g. `agents.load("ismcts")`) plays through its hook
+instead: `act_on_state(state, games) -> actions`, called with a copy of those E games (a
+batch of the game's states, `games` = 0..E-1). The copy holds the whole game, hidden cards
+included, because a search must simulate it; the hook's contract is to decide from the
+acting seat's information only (the IS-MCTS agent re-deals everything hidden from that seat
+before it looks, docs/ISMCTS.md), and being a copy, the arena's games cannot be changed by
+it. `policy_of(name, agent)` makes the right `ArenaPolicy` of either kind of agent.
 """
 
 from __future__ import annotations
@@ -46,16 +54,44 @@ _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 @dataclass(frozen=True)
 class ArenaPolicy:
-    """A player of `play_games`: `act(obs, mask) -> actions` batched, or None for the
-    built-in uniform random policy; `observes=False` passes obs=None (the policy reads the
-    mask only)."""
+    """A player of `play_games`: `act(obs, mask) -> actions` batched, or
+    `act_on_state(state, games) -> actions` (a search agent's hook, module docstring), or
+    neither for the built-in uniform random policy; `observes=False` passes obs=None (the
+    policy reads the mask only)."""
 
     name: str
     act: Callable[[np.ndarray | None, np.ndarray], Any] | None = None
     observes: bool = True
+    act_on_state: Callable[[Any, np.ndarray], Any] | None = None
+
+    @property
+    def builtin(self) -> bool:
+        """Whether this is the built-in uniform random policy (played in compiled code)."""
+        return self.act is None and self.act_on_state is None
 
 
 RANDOM = ArenaPolicy("random")
+
+
+def policy_of(name: str, agent: Any) -> ArenaPolicy:
+    """The arena player of an agent object: its hook `act_on_state` if it declares
+    `uses_state = True`, else its batched `act(obs, mask)` (or the agent itself if it is a
+    callable), with obs=None if it declares `observes = False`. Raises ValueError for an
+    object that has neither."""
+    hook = getattr(agent, "act_on_state", None)
+    if getattr(agent, "uses_state", False):
+        if not callable(hook):
+            raise ValueError(f"agent {name!r} declares uses_state but has no act_on_state")
+        return ArenaPolicy(name, act_on_state=hook)
+    act = getattr(agent, "act", None)
+    if act is None and callable(agent):
+        act = agent
+    if act is None or not callable(act):
+        raise ValueError(
+            f"agent {name!r}: expected an object with act(obs, mask), a search agent with "
+            f"uses_state and act_on_state(state, games), or a callable, got {agent!r}"
+        )
+    return ArenaPolicy(name, act, observes=bool(getattr(agent, "observes", True)))
 
 
 @dataclass
@@ -115,7 +151,7 @@ class _Lanes:
         self.game_index = np.full(size, -1, np.int64)  # scheduled game in each lane (-1: none)
         self.lineup = np.full((size, game.max_players), -1, np.int64)
         self.lanes = L.make_lanes(size, game.max_players)
-        self.policy_builtin = np.array([p.act is None for p in policies] + [False], np.bool_)
+        self.policy_builtin = np.array([p.builtin for p in policies] + [False], np.bool_)
         self.ask_forced = bool(ask_forced)
 
     @property
@@ -144,13 +180,18 @@ class _Lanes:
         legality)."""
         g = self.game
         kv = g.kernel_view(self.state)
-        if policy.observes:
-            seats = self.state.actor[lanes]
-            obs, mask = L.observe_rows(kv, lanes, seats, g.obs_size, g.num_actions)
-        else:
-            obs, mask = None, self.state.mask[lanes]
         who = f"agent {policy.name!r}"
-        acts = as_actions(who, policy.act(obs, mask.view(np.bool_)), lanes.size)
+        if policy.act_on_state is not None:
+            # a copy (an index array copies): the hook simulates on it, never on our games
+            games = self.state[lanes]
+            acts = as_actions(who, policy.act_on_state(games, np.arange(lanes.size)), lanes.size)
+        else:
+            if policy.observes:
+                seats = self.state.actor[lanes]
+                obs, mask = L.observe_rows(kv, lanes, seats, g.obs_size, g.num_actions)
+            else:
+                obs, mask = None, self.state.mask[lanes]
+            acts = as_actions(who, policy.act(obs, mask.view(np.bool_)), lanes.size)
         bad = L.first_illegal(kv, lanes, acts)
         if bad >= 0:
             msg = g.describe_illegal(self.state, int(lanes[bad]), int(acts[bad]))

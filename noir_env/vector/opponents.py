@@ -17,7 +17,8 @@ their opponent as "mixed".
 A uniform random agent (`"random"` or an `agents.RandomAgent`) is played inside the compiled
 engine with one random stream per game, so a game stays a function of its seed whatever the
 number of games; every other policy is called once per decision round with the batch of all
-games in which one of its seats must act.
+games in which one of its seats must act. Search agents (`uses_state`, "ismcts") are refused:
+they play in the arena and AEC loops, whose hook hands them the game.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ def _resolve_one(spec) -> tuple[Callable | None, str, bool]:
     policy = _load_agent(spec) if isinstance(spec, str) else spec
     if _is_uniform_random(policy):
         return None, _name_of(spec, policy), True
+    if getattr(policy, "uses_state", False):  # it has no act(obs, mask) to call
+        raise ValueError(
+            f"opponent {_name_of(spec, policy)!r} is a search agent (uses_state): the "
+            "single-seat and vector envs play batched agents only; seat it in a tournament "
+            "(noir_env.vector.arena) or an AEC loop (noir_env.aec.act_in_aec)"
+        )
     act = getattr(policy, "act", None)
     if act is None and callable(policy):
         act = policy

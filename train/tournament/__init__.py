@@ -15,6 +15,9 @@ the same deal; the batched loop of every game is `noir_env/vector/arena.py`):
 
 Agents are names for `agents.load` (with options as `"name:key=value,..."`), agent objects
 with a batched `act(obs, mask)`, or such callables; a mapping `{label: agent}` names them.
+A search agent (`uses_state = True`, e.g. `"ismcts:budget=200"`) is called through its hook
+`act_on_state(state, games)` on a copy of the games where it must act
+(`noir_env.vector.arena`); it decides from the acting seat's information only.
 The same agent listed twice is two entrants ("random", "random#2"), which is how one agent
 gets several seats at a table. An agent with `observes = False` reads only the mask and is
 passed obs=None (no observations written for it); the uniform random agent is played inside

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from noir_env.vector.arena import ArenaPolicy
+from noir_env.vector.arena import ArenaPolicy, policy_of
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -38,21 +38,13 @@ def _option_value(text: str) -> Any:
 
 
 def _as_policy(label: str, agent: Any) -> ArenaPolicy:
-    """An agent object (or callable) as an arena player; the uniform random agent runs
-    inside the compiled loop."""
+    """An agent object (or callable) as an arena player (`arena.policy_of`: a search agent
+    through its state hook); the uniform random agent runs inside the compiled loop."""
     from agents.random_agent import RandomAgent
 
     if type(agent) is RandomAgent:
         return ArenaPolicy(label, None, observes=False)
-    act = getattr(agent, "act", None)
-    if act is None and callable(agent):
-        act = agent
-    if act is None or not callable(act):
-        raise ValueError(
-            f"agent {label!r}: expected a name, an object with act(obs, mask) or a callable, "
-            f"got {agent!r}"
-        )
-    return ArenaPolicy(label, act, observes=bool(getattr(agent, "observes", True)))
+    return policy_of(label, agent)
 
 
 def label_of(agent: Any) -> str:
