@@ -77,10 +77,10 @@ class SingleSeatGames(OpponentTable):
     every game. opponents: see `opponents.resolve`. learner_seat: "random" (drawn per game)
     or a fixed seat. max_steps: decisions (all players) after which a game is truncated.
     autoreset: deal an ended game again in the same step; "next_step": in the next step,
-    which ignores that slot's action (Gymnasium's AutoresetMode.NEXT_STEP). core_kwargs: extra keywords for
-    the game's `init` (ask_all=False unless given). record: keep every decision of each
-    game, so that an ended episode carries its game in the AEC env's history format
-    (`Ended.history`). copy: never write an observation or mask array again while the
+    which ignores that slot's action (Gymnasium's AutoresetMode.NEXT_STEP). core_kwargs:
+    extra keywords for the game's `init` (ask_all=False unless given). record: keep every
+    decision of each game, so that an ended episode carries its game in the AEC env's
+    history format (`Ended.history`). copy: never write an observation or mask array again while the
     caller holds it (an array it has let go of is reused, see `_outputs`); False: the same
     two buffers at every step, overwritten by the next one. game: a game name or `Game`.
     """
