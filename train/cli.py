@@ -4,6 +4,9 @@ stderr, exit code 2: no usage dump and no traceback for a user's mistake)."""
 from __future__ import annotations
 
 import argparse
+import ast
+import dataclasses
+import inspect
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
@@ -23,3 +26,40 @@ class Parser(argparse.ArgumentParser):
             return work()
         except USER_ERRORS as e:
             self.error(str(e).splitlines()[0] if str(e) else type(e).__name__)
+
+
+def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = True) -> Parser:
+    """A Parser with one --flag per field of the dataclass `cls` (--no-flag for booleans;
+    fields typed int, float, str or bool), each field's docstring as its help. defaults=False:
+    flags not given are left out (to tell what the user gave)."""
+    parser = Parser(
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=None if defaults else argparse.SUPPRESS,
+    )
+    docs = field_docs(cls)
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
+        default = f.default if defaults else argparse.SUPPRESS
+        if f.type == "bool":
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
+            )
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type]
+            parser.add_argument(flag, type=kind, default=default, help=help_text)
+    return parser
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The string under each field of the dataclass `cls` (attribute docstrings)."""
+    body = ast.parse(inspect.getsource(cls)).body[0].body
+    return {
+        field.target.id: doc.value.value
+        for field, doc in zip(body, body[1:], strict=False)
+        if isinstance(field, ast.AnnAssign)
+        and isinstance(doc, ast.Expr)
+        and isinstance(doc.value, ast.Constant)
+    }

@@ -4,14 +4,13 @@ the string under it, which --help shows) and the command line that fills it (wit
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import Parser
+from .cli import Parser, dataclass_parser, field_docs
 
 
 @dataclass
@@ -199,25 +198,7 @@ def int_list(spec: str, flag: str) -> list[int]:
 
 
 def _parser(defaults: bool = True) -> Parser:
-    parser = Parser(
-        prog="python -m train.ppo",
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        argument_default=None if defaults else argparse.SUPPRESS,
-    )
-    docs = _field_docs()
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
-        default = f.default if defaults else argparse.SUPPRESS
-        if f.type == "bool":
-            parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
-            )
-        else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
-            parser.add_argument(flag, type=kind, default=default, help=help_text)
-    return parser
+    return dataclass_parser(Args, "python -m train.ppo", __doc__.split("\n\n")[0], defaults)
 
 
 def _saved_config(run_name: str) -> dict:
@@ -231,14 +212,4 @@ def _saved_config(run_name: str) -> dict:
 
 def _field_docs() -> dict[str, str]:
     """The string under each Args field (the attribute docstrings above) for --help."""
-    import ast
-    import inspect
-
-    body = ast.parse(inspect.getsource(Args)).body[0].body
-    return {
-        field.target.id: doc.value.value
-        for field, doc in zip(body, body[1:], strict=False)
-        if isinstance(field, ast.AnnAssign)
-        and isinstance(doc, ast.Expr)
-        and isinstance(doc.value, ast.Constant)
-    }
+    return field_docs(Args)
