@@ -35,7 +35,7 @@ from .cli import Parser
 from .rllib.args import RLlibArgs, parse_args, players_of
 
 PROGRESS_COLUMNS = ("iteration", "env_steps", "seconds", "env_steps_per_s", "learner_won",
-                    "episode_return_mean")  # fmt: skip
+                    "learner_return_mean")  # fmt: skip
 
 
 def start_ray(args: RLlibArgs) -> bool:
@@ -67,11 +67,7 @@ def save_checkpoint(algo, folder: Path) -> None:
 def train(args: RLlibArgs) -> dict:
     """Train as `args` says (module docstring); returns the summary (also printed):
     env steps, seconds, the policy file and its win rate against random."""
-    from ray.rllib.utils.metrics import (
-        ENV_RUNNER_RESULTS,
-        EPISODE_RETURN_MEAN,
-        NUM_ENV_STEPS_SAMPLED_LIFETIME,
-    )
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
     from .league import evaluate
     from .rllib.config import build_config, learner_module_id, register_envs
@@ -84,6 +80,7 @@ def train(args: RLlibArgs) -> dict:
     started = start_ray(args)
     register_envs()
     algo = build_config(args).build_algo()
+    learner = learner_module_id(args)
     rows, steps, iteration, t0 = [], 0, 0, time.perf_counter()
     try:
         while steps < args.total_steps:
@@ -94,14 +91,14 @@ def train(args: RLlibArgs) -> dict:
             seconds = time.perf_counter() - t0
             rows.append((iteration, steps, round(seconds, 2), round(steps / seconds, 1),
                          _num(runners.get("learner_won")),
-                         _num(runners.get(EPISODE_RETURN_MEAN))))  # fmt: skip
+                         _num(learner_return(runners, learner))))  # fmt: skip
             _write_progress(run_dir / "progress.csv", rows)
             print(", ".join(f"{k} {v}" for k, v in zip(PROGRESS_COLUMNS, rows[-1], strict=True)),
                   flush=True)  # fmt: skip
             if iteration % args.checkpoint_interval == 0:
                 save_checkpoint(algo, run_dir / "checkpoint")
         save_checkpoint(algo, run_dir / "checkpoint")
-        net = export_algorithm(algo, learner_module_id(args), args.game, run_dir / "policy.pt")
+        net = export_algorithm(algo, learner, args.game, run_dir / "policy.pt")
     finally:
         algo.stop()
         if started:
@@ -119,6 +116,12 @@ def train(args: RLlibArgs) -> dict:
         summary |= {"win_rate_vs_random": round(win, 4), "ci95": round(half, 4)}
     print(json.dumps(summary))
     return summary
+
+
+def learner_return(runners: dict, module_id: str) -> float | None:
+    """The trained module's mean episode return in an iteration's env runner results."""
+    per_module = runners.get("module_episode_returns_mean") or {}
+    return per_module.get(module_id, runners.get("episode_return_mean"))
 
 
 def _num(value) -> str:

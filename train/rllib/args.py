@@ -100,7 +100,7 @@ def check_args(args: RLlibArgs) -> None:
 
     run = Path(args.run_name)
     need(bool(args.run_name) and not run.is_absolute() and ".." not in run.parts
-         and args.run_name.strip() == args.run_name, "run-name",
+         and bool(run.parts) and args.run_name.strip() == args.run_name, "run-name",
          "a folder name inside runs/")  # fmt: skip
     need(args.mode in MODES, "mode", " or ".join(MODES))
     game = get_game(args.game)

@@ -134,7 +134,8 @@ def build_config(args: RLlibArgs) -> PPOConfig:
         config.env_runners(gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT)
         return config.rl_module(rl_module_spec=policy_spec)
     env_config["envs_per_runner"] = args.envs_per_runner
-    config.environment(SELFPLAY_ENV, env_config=env_config)
+    # RLlib's env checker steps random unmasked actions, which the game refuses as illegal
+    config.environment(SELFPLAY_ENV, env_config=env_config, disable_env_checking=True)
     entries, specs = [], {LEARNER: policy_spec}
     for k, (name, weight) in enumerate(parse_league(args.league).items()):
         if name == "self":
