@@ -54,7 +54,7 @@ def export_algorithm(algo: Any, module_id: str, game: str, out: str | Path) -> P
 def module_dir(checkpoint: str | Path, module_id: str | None = None) -> Path:
     """The folder of a trained module inside an RLlib Algorithm checkpoint (the only
     MaskedPolicyModule there unless `module_id` names one); ValueError if there is none."""
-    root = Path(checkpoint) / "learner_group" / "learner" / "rl_module"
+    root = Path(checkpoint).resolve() / "learner_group" / "learner" / "rl_module"
     if not root.is_dir():
         raise ValueError(f"{checkpoint}: not an RLlib algorithm checkpoint (no {root})")
     names = [module_id] if module_id else sorted(p.name for p in root.iterdir() if p.is_dir())
