@@ -99,11 +99,13 @@ class MaskedVectorEnv(VectorEnv):
         self.env.set_opponents(opponents)
 
 
-def vector_env_creator(config: dict[str, Any]) -> MaskedVectorEnv:
+def vector_env_creator(
+    config: dict[str, Any], cls: type[MaskedVectorEnv] = MaskedVectorEnv
+) -> MaskedVectorEnv:
     """RLlib's env creator for path 1: `config` is the env_config plus "num_envs" (RLlib's
-    vector entry point adds it)."""
+    vector entry point adds it). cls: the env class (a subclass that measures, say)."""
     kwargs = {k: v for k, v in dict(config).items() if k not in ("num_envs", "envs_per_runner")}
-    return MaskedVectorEnv(int(config["num_envs"]), **kwargs)
+    return cls(int(config["num_envs"]), **kwargs)
 
 
 class SelfPlayMultiAgentEnv(MultiAgentEnv):
