@@ -10,7 +10,8 @@ from train.rllib import export
 BAD = [
     ["--mode", "parallel"], ["--game", "chess"], ["--players", "9"], ["--players", "x"],
     ["--rules", "nope"], ["--league", "nope:1"], ["--league", "random:-1"],
-    ["--league", "self:1"], ["--env-runners", "-1"], ["--envs-per-runner", "0"],
+    ["--snapshot-interval", "0"], ["--snapshots-kept", "0"], ["--env-runners", "-1"],
+    ["--envs-per-runner", "0"],
     ["--rollout-length", "0"], ["--total-steps", "0"], ["--minibatch-size", "0"],
     ["--epochs", "0"], ["--hidden", "a"], ["--hidden", "0"], ["--learning-rate", "0"],
     ["--gamma", "1.5"], ["--gae-lambda", "nan"], ["--clip-coef", "0"], ["--ent-coef", "-1"],

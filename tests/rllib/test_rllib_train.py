@@ -46,6 +46,30 @@ def test_path1_vector_env_runner_against_the_league_beats_random():
     _check_run(summary, "single", 0.40)
 
 
+def test_path1_self_in_the_league_sends_snapshots_to_the_env_runners():
+    from train.rllib.config import build_config, register_envs
+
+    ray.init(num_cpus=2, log_to_driver=False)
+    try:
+        register_envs()
+        args = RLlibArgs(league="random:1,self:1", snapshot_interval=2, snapshots_kept=1,
+                         envs_per_runner=16, rollout_length=8, minibatch_size=128)  # fmt: skip
+        algo = build_config(args).build_algo()
+        try:
+            names = lambda: algo.env_runner_group.foreach_env_runner(  # noqa: E731
+                lambda r: r.env.unwrapped.env.games.opponent_names, local_env_runner=False
+            )[0]
+            algo.train()
+            assert "self" not in names()  # no snapshot yet: random plays every game
+            for _ in range(5):
+                algo.train()
+            assert "self" in names()
+        finally:
+            algo.stop()
+    finally:
+        ray.shutdown()
+
+
 def test_path2_multi_agent_selfplay_beats_random():
     args = RLlibArgs(run_name="selfplay", mode="selfplay", league="self:0.5,random:0.5",
                      total_steps=40_000, envs_per_runner=16, rollout_length=256,

@@ -29,9 +29,15 @@ class RLlibArgs:
     rules: str = ""
     """rules preset; empty: the game's default"""
     league: str = "random:1"
-    """opponents as name:weight pairs (any name or policy file agents.load knows). single:
-    each game's other seats; selfplay: each episode draws one entry, the learner plays one
-    seat and the entry the others, `self` meaning every seat is the shared learner"""
+    """opponents as name:weight pairs (any name or policy file agents.load knows, or
+    `self`). single: each game's other seats, `self` = frozen snapshots of the learner;
+    selfplay: each episode draws one entry, the learner plays one seat and the entry the
+    others, `self` meaning every seat is the shared learner"""
+    snapshot_interval: int = 10
+    """single mode with `self` in the league: iterations between snapshots of the learner
+    joining the league"""
+    snapshots_kept: int = 5
+    """single mode: how many of the newest snapshots stay in the league"""
     env_runners: int = 1
     """RLlib env runners (one process each; 0: sample in the driver)"""
     envs_per_runner: int = 256
@@ -106,7 +112,8 @@ def check_args(args: RLlibArgs) -> None:
     game = get_game(args.game)
     need(0 <= args.seed < MAX_SEED, "seed", f"an integer in 0..{MAX_SEED - 1}")
     for flag in ("envs_per_runner", "rollout_length", "total_steps", "minibatch_size",
-                 "epochs", "checkpoint_interval"):  # fmt: skip
+                 "epochs", "checkpoint_interval", "snapshot_interval",
+                 "snapshots_kept"):  # fmt: skip
         need(getattr(args, flag) >= 1, flag.replace("_", "-"), "must be >= 1")
     for flag in ("env_runners", "num_cpus", "num_learners", "eval_games"):
         need(getattr(args, flag) >= 0, flag.replace("_", "-"), "must be >= 0")
@@ -127,9 +134,6 @@ def check_args(args: RLlibArgs) -> None:
     game.player_counts(int_list(args.players, "players") or None)
     game.check_rules(args.rules or None)
     league = parse_league(args.league)
-    if args.mode == "single":
-        need("self" not in league, "league", "named agents only in single mode (selfplay "
-             "mode plays the learner against itself)")  # fmt: skip
     for name in league:
         if name != "self":
             load(name)

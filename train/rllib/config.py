@@ -27,10 +27,11 @@ from ray.tune.registry import register_env
 
 from noir_env.game import get_game
 
-from ..league import parse_league
+from ..league import league_mix, parse_league
 from ..ppo_args import int_list
 from .args import RLlibArgs, players_of
 from .envs import SelfPlayMultiAgentEnv, vector_env_creator
+from .export import net_from_module_state
 from .modules import AgentModule, MaskedPolicyModule, ObsStatsConnector
 
 VECTOR_ENV = "noir_env/rllib-vector"
@@ -73,6 +74,29 @@ class SeatMapping:
             return LEARNER
         seat = int(agent_id.rsplit("_", 1)[1])
         return LEARNER if seat == h % self.fewest_players else module
+
+
+class SnapshotLeague:
+    """Path 1's `self` league entry (as train.ppo's): after every `interval` training
+    iterations (RLlib's on_train_result, in the driver) a frozen copy of the learner joins
+    the league, the newest `kept` stay, and every env runner's games dealt from then on draw
+    their opponents from the new mix (`train.league.league_mix`: until the first snapshot,
+    `self`'s share goes to the named entries)."""
+
+    def __init__(self, weights: dict[str, float], interval: int, kept: int, seed: int, game: str):
+        self.weights, self.interval, self.kept = dict(weights), interval, kept
+        self.seed, self.game = seed, game
+        self.snapshots: list = []
+
+    def __call__(self, *, algorithm: Any, **kwargs: Any) -> None:
+        if algorithm.iteration % self.interval:
+            return
+        state = algorithm.learner_group.get_weights([DEFAULT_MODULE_ID])[DEFAULT_MODULE_ID]
+        self.snapshots = [*self.snapshots, net_from_module_state(state, self.game)][-self.kept :]
+        mix = league_mix(self.weights, self.snapshots, self.seed + algorithm.iteration)
+        algorithm.env_runner_group.foreach_env_runner(
+            lambda runner: runner.env is not None and runner.env.unwrapped.set_opponents(mix)
+        )
 
 
 class WinRateCallback(RLlibCallback):
@@ -129,7 +153,12 @@ def build_config(args: RLlibArgs) -> PPOConfig:
         .debugging(seed=args.seed)
     )
     if args.mode == "single":
-        env_config["opponents"] = parse_league(args.league)
+        league = parse_league(args.league)
+        env_config["opponents"] = league_mix(league, [], args.seed)  # `self`: none yet
+        if "self" in league:
+            snapshots = SnapshotLeague(league, args.snapshot_interval, args.snapshots_kept,
+                                       args.seed, game.name)  # fmt: skip
+            config.callbacks(on_train_result=snapshots)
         config.environment(VECTOR_ENV, env_config=env_config)
         config.env_runners(gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT)
         return config.rl_module(rl_module_spec=policy_spec)
