@@ -19,8 +19,13 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 
 import agents
 from noir_env.game import get_game
-from train.rllib.config import LEARNER, SeatMapping
-from train.rllib.envs import MaskedVectorEnv, SelfPlayMultiAgentEnv, masked_space
+from train.rllib.envs import (
+    LEARNER,
+    MaskedVectorEnv,
+    SelfPlayMultiAgentEnv,
+    masked_space,
+    module_of,
+)
 from train.rllib.export import export_checkpoint, module_dir, net_from_module_state
 from train.rllib.modules import MASK_KEY, OBS_KEY, AgentModule, MaskedPolicyModule
 
@@ -195,22 +200,34 @@ def test_export_is_the_policy_file_agents_load_plays(tmp_path):
         export_checkpoint(tmp_path / "nothing")
 
 
-class _Episode:
-    def __init__(self, i: int):
-        self.id_ = f"episode-{i}"
+def test_roles_are_drawn_per_game_from_its_seed():
+    """Each game draws a league entry by weight: the learner in every seat, or in one seat
+    (uniform over the game's seats) against the entry's module; the same seed, the same
+    draws; the policy mapping reads the module from the agent id."""
+    roles = [(LEARNER, 1.0), ("opponent_1", 3.0)]
+    config = {"num_players": [3, 4, 5], "roles": roles}
 
+    def draws(seed: int) -> list[list[str]]:
+        env = SelfPlayMultiAgentEnv(config)
+        env.reset(seed=seed)
+        out = []
+        for _ in range(400):
+            out.append(list(env.agents))
+            env._next = None  # a fresh game without playing this one out
+            env.reset()
+        return out
 
-def test_seat_mapping_shares_the_learner_or_gives_it_one_seat():
-    mapping = SeatMapping([(LEARNER, 1.0), ("opponent_1", 3.0)], fewest_players=3)
-    agents_ = [f"player_{s}" for s in range(4)]
-    pure = seats = 0
-    for i in range(2000):
-        modules = [mapping(a, _Episode(i)) for a in agents_]
-        assert modules == [mapping(a, _Episode(i)) for a in agents_]  # stable per episode
+    games = draws(1)
+    assert games == draws(1) and games != draws(2)
+    pure = 0
+    learner_seats = []
+    for names in games:
+        modules = [module_of(a) for a in names]
+        assert [a.split(":")[1] for a in names] == [f"player_{s}" for s in range(len(names))]
         if set(modules) == {LEARNER}:
             pure += 1
         else:
-            assert modules.count(LEARNER) == 1 and modules.index(LEARNER) < 3
-            assert modules[3] == "opponent_1"
-            seats += 1
-    assert 0.2 < pure / 2000 < 0.3
+            assert modules.count(LEARNER) == 1 and set(modules) == {LEARNER, "opponent_1"}
+            learner_seats.append(modules.index(LEARNER) / (len(names) - 1))
+    assert 0.17 < pure / 400 < 0.33
+    assert 0.4 < np.mean(learner_seats) < 0.6  # spread over all seats, the last included

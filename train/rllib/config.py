@@ -4,7 +4,8 @@
   entry point), one module ("default_policy", `modules.MaskedPolicyModule`).
 - selfplay (path 2): env "noir_env/rllib-selfplay" (`envs.SelfPlayMultiAgentEnv`), module
   "learner" (trained) and one `modules.AgentModule` per named league entry
-  ("opponent_<k>", never trained); `SeatMapping` maps seats to modules per episode.
+  ("opponent_<k>", never trained); the env draws each game's roles from its seed and names
+  its agents after their modules (`envs.module_of` is the policy mapping).
 
 Determinism: the games are a function of --seed (module `envs`), RLlib seeds torch and
 numpy in every env runner and learner; with more than one env runner the order in which
@@ -14,7 +15,6 @@ reproducible to the bit (RLlib makes no such promise).
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
 import gymnasium as gym
@@ -30,13 +30,12 @@ from noir_env.game import get_game
 from ..league import league_mix, parse_league
 from ..ppo_args import int_list
 from .args import RLlibArgs, players_of
-from .envs import SelfPlayMultiAgentEnv, vector_env_creator
+from .envs import LEARNER, SelfPlayMultiAgentEnv, module_of, vector_env_creator
 from .export import net_from_module_state
 from .modules import AgentModule, MaskedPolicyModule, ObsStatsConnector
 
 VECTOR_ENV = "noir_env/rllib-vector"
 SELFPLAY_ENV = "noir_env/rllib-selfplay"
-LEARNER = "learner"  # the trained module of selfplay mode
 
 
 def register_envs() -> None:
@@ -48,32 +47,6 @@ def register_envs() -> None:
 def learner_module_id(args: RLlibArgs) -> str:
     """The id of the trained module: what `export` writes as the policy file."""
     return DEFAULT_MODULE_ID if args.mode == "single" else LEARNER
-
-
-class SeatMapping:
-    """Selfplay's policy mapping: per episode (a hash of its id, so every seat of an episode
-    agrees), one league entry is drawn by weight; "self" maps every seat to the learner,
-    another entry maps one seat (drawn among the fewest players' seats) to the learner and
-    the others to that entry's module."""
-
-    def __init__(self, entries: list[tuple[str, float]], fewest_players: int):
-        total = sum(w for _, w in entries)
-        self.entries = [(module, w / total) for module, w in entries]
-        self.fewest_players = fewest_players
-
-    def __call__(self, agent_id: str, episode: Any, **kwargs: Any) -> str:
-        h = zlib.crc32(str(episode.id_).encode())
-        u = (h >> 8) / float(1 << 24)  # uniform in [0, 1) from the high bits
-        module = self.entries[-1][0]
-        for name, p in self.entries:
-            if u < p:
-                module = name
-                break
-            u -= p
-        if module == LEARNER:
-            return LEARNER
-        seat = int(agent_id.rsplit("_", 1)[1])
-        return LEARNER if seat == h % self.fewest_players else module
 
 
 class SnapshotLeague:
@@ -163,22 +136,18 @@ def build_config(args: RLlibArgs) -> PPOConfig:
         config.env_runners(gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT)
         return config.rl_module(rl_module_spec=policy_spec)
     env_config["envs_per_runner"] = args.envs_per_runner
+    roles, specs = [], {LEARNER: policy_spec}
+    for k, (name, weight) in enumerate(parse_league(args.league).items()):
+        module = LEARNER if name == "self" else f"opponent_{k}"
+        if module != LEARNER:
+            specs[module] = RLModuleSpec(
+                module_class=AgentModule, model_config={"agent": name, "seed": args.seed + k}
+            )
+        roles.append((module, weight))
+    env_config["roles"] = roles
     # RLlib's env checker steps random unmasked actions, which the game refuses as illegal
     config.environment(SELFPLAY_ENV, env_config=env_config, disable_env_checking=True)
-    entries, specs = [], {LEARNER: policy_spec}
-    for k, (name, weight) in enumerate(parse_league(args.league).items()):
-        if name == "self":
-            entries.append((LEARNER, weight))
-            continue
-        module = f"opponent_{k}"
-        specs[module] = RLModuleSpec(
-            module_class=AgentModule, model_config={"agent": name, "seed": args.seed + k}
-        )
-        entries.append((module, weight))
-    fewest = int(game.player_counts(players_of(args)).min())
     config.multi_agent(
-        policies=set(specs),
-        policy_mapping_fn=SeatMapping(entries, fewest),
-        policies_to_train=[LEARNER],
+        policies=set(specs), policy_mapping_fn=module_of, policies_to_train=[LEARNER]
     )
     return config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))

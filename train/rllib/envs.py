@@ -13,15 +13,19 @@ convention (`modules.MaskedPolicyModule` reads it). Actions: Discrete(num_action
   observation, with an all-zero mask; the next one deals a new game and ignores that slot's
   action. RLlib builds it through the vector entry point
   (`gym_env_vectorize_mode="VECTOR_ENTRY_POINT"`): one env runner steps N games per call.
-- `SelfPlayMultiAgentEnv` (path 2, multi-agent): one game of `make_selfplay_env`, agents
-  "player_0" .. "player_{P-1}" (absolute seats), turn-based: each step returns the
+- `SelfPlayMultiAgentEnv` (path 2, multi-agent): one game of `make_selfplay_env`, one agent
+  per seat named "<module>:player_<seat>" (absolute seats; `module_of` is the policy
+  mapping), turn-based: each step returns the
   observation of the seat to act next only (reaction windows included: every living seat is
   asked, as in noir_v1). Rewards per seat as the self-play API: a seat eliminated gets
   -1/(n-1) on that step and is terminated (no observation: RLlib repeats its last); at the
   game's end every seat still in gets the zero-sum outcome and its last observation, all
   terminated ("__all__"), or all truncated after `max_steps` decisions (with the last
   observation every seat that acted needs for bootstrapping). Seats already done get
-  nothing more.
+  nothing more. Roles: each game draws one entry of `roles` [(module id, weight), ...] from
+  its seed: "learner" makes every seat the shared learner; any other module gets every seat
+  but one, drawn uniformly, which is the learner's. So the mapping is a function of the
+  game's seed, and a run repeats with its seed (RLlib's episode ids are not seeded).
 
 Seeds: RLlib seeds env runner w with `seed + w` (and sub-env v of a multi-agent runner with
 `seed + w + v`); these envs spread that over disjoint ranges of game seeds (runner seed times
@@ -42,6 +46,19 @@ from noir_env.game import Game, get_game
 from noir_env.vector import make_selfplay_env, make_vector_env
 
 from .modules import MASK_KEY, OBS_KEY
+
+LEARNER = "learner"  # the trained module of path 2
+ROLE_SALT = 0x524F4C45  # the role draw's stream, apart from the game's own draws
+
+
+def agent_id(module: str, seat: int) -> str:
+    """The agent of `seat` played by `module` ("learner:player_2")."""
+    return f"{module}:player_{seat}"
+
+
+def module_of(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+    """The policy mapping of path 2: the module an agent id names."""
+    return agent_id.split(":", 1)[0]
 
 
 def masked_space(game: Game) -> gym.spaces.Dict:
@@ -110,8 +127,9 @@ def vector_env_creator(
 
 class SelfPlayMultiAgentEnv(MultiAgentEnv):
     """One turn-based game, every seat an agent (module docstring). config (env_config):
-    game, num_players (an int or a list to draw from), rules, max_steps; "envs_per_runner"
-    (sub-envs per env runner: spreads the seeds)."""
+    game, num_players (an int or a list to draw from), rules, max_steps; roles (a list of
+    (module id, weight), default [("learner", 1)]); "envs_per_runner" (sub-envs per env
+    runner: spreads the seeds)."""
 
     def __init__(self, config: dict[str, Any] | None = None):
         super().__init__()
@@ -123,8 +141,15 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         )  # fmt: skip
         self.envs_per_runner = int(cfg.get("envs_per_runner", 1))
         self.vector_index = _context(config, "vector_index")
-        self.possible_agents = [f"player_{s}" for s in range(self.game.max_players)]
-        self.agents = []
+        roles = [(str(m), float(w)) for m, w in cfg.get("roles") or [(LEARNER, 1.0)]]
+        weights = np.array([w for _, w in roles])
+        if not roles or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError(f"roles must be (module, weight >= 0) pairs, got {roles}")
+        self.roles, self.role_p = [m for m, _ in roles], weights / weights.sum()
+        modules = dict.fromkeys([LEARNER, *self.roles])
+        seats = range(self.game.max_players)
+        self.possible_agents = [agent_id(m, s) for m in modules for s in seats]
+        self.agents: list[str] = []  # this game's, by seat
         space = masked_space(self.game)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self.game.action_space())
@@ -144,13 +169,21 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         else:
             obs, infos = self.core.reset()
         self._next = None
-        self.agents = self.possible_agents[: int(infos["num_players"][0])]
+        self.agents = self._draw_roles(int(infos["num_players"][0]))
         self._done = set()
         return self._observe(obs, infos), {}
 
+    def _draw_roles(self, players: int) -> list[str]:
+        """This game's agent ids by seat (module docstring), drawn from its seed."""
+        rng = np.random.default_rng([int(self.core.game_seed[0]), ROLE_SALT])
+        module = self.roles[int(rng.choice(len(self.roles), p=self.role_p))]
+        learner = int(rng.integers(players))
+        return [agent_id(LEARNER if module == LEARNER or s == learner else module, s)
+                for s in range(players)]  # fmt: skip
+
     def step(self, action_dict: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
         """The acting seat's decision (module docstring)."""
-        actor = self.possible_agents[self._seat]
+        actor = self.agents[self._seat]
         if actor not in action_dict:
             raise ValueError(f"{actor} is to act; got actions for {sorted(action_dict)}")
         obs, rewards, over, truncated, infos = self.core.step(np.array([action_dict[actor]]))
@@ -174,7 +207,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
 
     def _observe(self, obs: np.ndarray, infos: dict) -> dict[str, dict]:
         self._seat = int(infos["seat"][0])
-        return {self.possible_agents[self._seat]: self._view(obs[0], infos["action_mask"][0])}
+        return {self.agents[self._seat]: self._view(obs[0], infos["action_mask"][0])}
 
     def _view(self, obs: np.ndarray, mask: np.ndarray | None) -> dict[str, np.ndarray]:
         if mask is None:  # a last observation: no decision
