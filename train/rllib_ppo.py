@@ -46,7 +46,10 @@ def start_ray(args: RLlibArgs) -> bool:
     if ray.is_initialized():
         return False
     if args.address:
-        ray.init(address=args.address, log_to_driver=False)
+        try:
+            ray.init(address=args.address, log_to_driver=False)
+        except ConnectionError as e:  # no cluster there ('auto' finds none at once)
+            raise ValueError(f"--address {args.address}: {str(e).splitlines()[0]}") from None
     else:
         ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, log_to_driver=False)
     return True
@@ -135,13 +138,17 @@ def _write_progress(path: Path, rows: list[tuple]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    parser = Parser(prog="python -m train.rllib_ppo")
     try:
-        import ray  # noqa: F401
+        import ray
     except ImportError:
-        Parser(prog="python -m train.rllib_ppo").error(
-            'needs Ray RLlib: pip install "noir_env[rllib]"'
-        )
-    train(args)
+        parser.error('needs Ray RLlib: pip install "noir_env[rllib]"')
+    started = parser.run(lambda: start_ray(args))  # a cluster not found: one line, exit 2
+    try:
+        train(args)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 if __name__ == "__main__":
