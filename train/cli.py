@@ -7,8 +7,10 @@ import argparse
 import ast
 import dataclasses
 import inspect
-from collections.abc import Callable
-from typing import NoReturn, TypeVar
+import math
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
@@ -63,3 +65,40 @@ def field_docs(cls: type) -> dict[str, str]:
         and isinstance(doc, ast.Expr)
         and isinstance(doc.value, ast.Constant)
     }
+
+
+class FlagCheck:
+    """Checks of a settings dataclass whose fields are flags: each failure a ValueError
+    "--flag: rule, got value" (a field `num_envs` is the flag --num-envs)."""
+
+    def __init__(self, args: Any):
+        self.args = args
+
+    def need(self, ok: bool, flag: str, rule: str) -> None:
+        """ValueError naming --flag and its value unless `ok`."""
+        if not ok:
+            value = getattr(self.args, flag.replace("-", "_"))
+            raise ValueError(f"--{flag}: {rule}, got {value!r}")
+
+    def run_name(self) -> None:
+        """--run-name is a folder name inside runs/."""
+        name = self.args.run_name
+        run = Path(name)
+        self.need(bool(name) and not run.is_absolute() and ".." not in run.parts
+                  and bool(run.parts) and name.strip() == name,
+                  "run-name", "a folder name inside runs/")  # fmt: skip
+
+    def at_least(self, minimum: int, fields: Iterable[str]) -> None:
+        """Each field >= minimum."""
+        for field in fields:
+            self.need(getattr(self.args, field) >= minimum, field.replace("_", "-"),
+                      f"must be >= {minimum}")  # fmt: skip
+
+    def numbers(self, ranges: Iterable[tuple[str, float, float, bool]]) -> None:
+        """Each (field, low, high, low included) a finite number in (low, high] or
+        [low, high]."""
+        for field, low, high, closed_low in ranges:
+            v = getattr(self.args, field)
+            ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
+            self.need(ok, field.replace("_", "-"),
+                      f"a number in {'[' if closed_low else '('}{low}, {high}]")  # fmt: skip

@@ -3,12 +3,10 @@ documented by the string under it, which --help shows) and their checks."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..cli import dataclass_parser
-from ..ppo_args import MAX_SEED, MAX_WIDTH, int_list
+from ..cli import FlagCheck, dataclass_parser
+from ..ppo_args import MAX_SEED, check_hidden, int_list
 
 MODES = ("single", "selfplay")
 
@@ -100,37 +98,22 @@ def check_args(args: RLlibArgs) -> None:
 
     from ..league import parse_league
 
-    def need(ok: bool, flag: str, rule: str) -> None:
-        if not ok:
-            raise ValueError(f"--{flag}: {rule}, got {getattr(args, flag.replace('-', '_'))!r}")
-
-    run = Path(args.run_name)
-    need(bool(args.run_name) and not run.is_absolute() and ".." not in run.parts
-         and bool(run.parts) and args.run_name.strip() == args.run_name, "run-name",
-         "a folder name inside runs/")  # fmt: skip
+    check = FlagCheck(args)
+    need = check.need
+    check.run_name()
     need(args.mode in MODES, "mode", " or ".join(MODES))
     game = get_game(args.game)
     need(0 <= args.seed < MAX_SEED, "seed", f"an integer in 0..{MAX_SEED - 1}")
-    for flag in ("envs_per_runner", "rollout_length", "total_steps", "minibatch_size",
-                 "epochs", "checkpoint_interval", "snapshot_interval",
-                 "snapshots_kept"):  # fmt: skip
-        need(getattr(args, flag) >= 1, flag.replace("_", "-"), "must be >= 1")
-    for flag in ("env_runners", "num_cpus", "num_learners", "eval_games"):
-        need(getattr(args, flag) >= 0, flag.replace("_", "-"), "must be >= 0")
-    widths = int_list(args.hidden, "hidden")
-    need(bool(widths) and all(1 <= w <= MAX_WIDTH for w in widths), "hidden",
-         f"comma-separated widths in 1..{MAX_WIDTH}")  # fmt: skip
-    for flag, low, high, closed_low in (("learning_rate", 0.0, 1.0, False),
-                                        ("gamma", 0.0, 1.0, False),
-                                        ("gae_lambda", 0.0, 1.0, True),
-                                        ("clip_coef", 0.0, 1e3, False),
-                                        ("ent_coef", 0.0, 1e3, True),
-                                        ("vf_coef", 0.0, 1e3, True),
-                                        ("max_grad_norm", 0.0, 1e6, False),
-                                        ("gpus_per_learner", 0.0, 64.0, True)):  # fmt: skip
-        v = getattr(args, flag)
-        ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
-        need(ok, flag.replace("_", "-"), f"a number in {'[' if closed_low else '('}{low}, {high}]")
+    check.at_least(1, ("envs_per_runner", "rollout_length", "total_steps", "minibatch_size",
+                       "epochs", "checkpoint_interval", "snapshot_interval",
+                       "snapshots_kept"))  # fmt: skip
+    check.at_least(0, ("env_runners", "num_cpus", "num_learners", "eval_games"))
+    check_hidden(check, args.hidden)
+    check.numbers((("learning_rate", 0.0, 1.0, False), ("gamma", 0.0, 1.0, False),
+                   ("gae_lambda", 0.0, 1.0, True), ("clip_coef", 0.0, 1e3, False),
+                   ("ent_coef", 0.0, 1e3, True), ("vf_coef", 0.0, 1e3, True),
+                   ("max_grad_norm", 0.0, 1e6, False),
+                   ("gpus_per_learner", 0.0, 64.0, True)))  # fmt: skip
     game.player_counts(int_list(args.players, "players") or None)
     game.check_rules(args.rules or None)
     league = parse_league(args.league)
