@@ -13,9 +13,9 @@ for every seat, or one seat against heuristic / frozen opponents' modules. Both 
 actions in the module (`train.rllib.modules.MaskedPolicyModule`).
 
 Everything lands in runs/<run-name>/: config.json, progress.csv (one row per training
-iteration), checkpoint/ (RLlib's, every --checkpoint-interval iterations and at the end;
-`python -m train.rllib.export runs/<run-name>/checkpoint` writes its policy file) and
-policy.pt (the final policy: `agents.load("runs/<run-name>/policy.pt")` plays it, so it enters
+iteration), summary.json (what the run prints at its end), checkpoint/ (RLlib's, every
+--checkpoint-interval iterations and at the end; `python -m train.rllib.export
+runs/<run-name>/checkpoint` writes its policy file) and policy.pt (the final policy: `agents.load("runs/<run-name>/policy.pt")` plays it, so it enters
 train.evaluate and the tournament). --address joins a running cluster (`ray start --head`
 on one machine, `ray start --address <head>:6379` on the others, docs/rllib.md).
 """
@@ -117,6 +117,7 @@ def train(args: RLlibArgs) -> dict:
         win, half = evaluate(net, "random", one_count, args.eval_games, args.rules or None,
                              args.seed + 10_000, args.game)  # fmt: skip
         summary |= {"win_rate_vs_random": round(win, 4), "ci95": round(half, 4)}
+    atomic_write_text(run_dir / "summary.json", json.dumps(summary, indent=2))
     print(json.dumps(summary))
     return summary
 
