@@ -15,9 +15,10 @@ actions in the module (`train.rllib.modules.MaskedPolicyModule`).
 Everything lands in runs/<run-name>/: config.json, progress.csv (one row per training
 iteration), summary.json (what the run prints at its end), checkpoint/ (RLlib's, every
 --checkpoint-interval iterations and at the end; `python -m train.rllib.export
-runs/<run-name>/checkpoint` writes its policy file) and policy.pt (the final policy: `agents.load("runs/<run-name>/policy.pt")` plays it, so it enters
-train.evaluate and the tournament). --address joins a running cluster (`ray start --head`
-on one machine, `ray start --address <head>:6379` on the others, docs/rllib.md).
+runs/<run-name>/checkpoint` writes its policy file) and policy.pt (the final policy:
+`agents.load("runs/<run-name>/policy.pt")` plays it, so it enters train.evaluate and the
+tournament). --address joins a running cluster (`ray start --head` on one machine,
+`ray start --address <head>:6379` on the others, docs/rllib.md).
 """
 
 from __future__ import annotations
