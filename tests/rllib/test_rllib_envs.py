@@ -92,9 +92,11 @@ def test_selfplay_env_keeps_rllibs_multi_agent_episode_protocol(game, players, m
                                  truncateds=trunc)  # fmt: skip
             newly = {a for a, t in (term | trunc).items() if t and a != "__all__"}
             if term["__all__"] or trunc["__all__"]:
+                assert term["__all__"] != trunc["__all__"]  # game over, or cut short
                 assert set(obs) == set(env.agents) - done  # everyone still in: a last view
                 assert all(not v[MASK_KEY].any() for v in obs.values())
                 truncated_games += bool(trunc["__all__"])
+                assert episode.is_truncated == trunc["__all__"]
                 break
             eliminated += len(newly)
             done |= newly
@@ -102,9 +104,8 @@ def test_selfplay_env_keeps_rllibs_multi_agent_episode_protocol(game, players, m
         assert abs(sum(returns.values())) < 1e-5, returns
         games += 1
         obs, infos = env.reset()
-    if max_steps < 100:
-        assert truncated_games == games
-    elif game == "noir":
+    assert truncated_games == (games if max_steps < 100 else 0)
+    if game == "noir" and max_steps > 100:
         assert eliminated > 0  # seats eliminated mid-game were seen
 
 

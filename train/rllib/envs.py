@@ -196,8 +196,8 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
             self._done.update(live)
             self._next = (obs, infos)  # the core dealt the next game already
             if truncated[0]:
-                return seen, reward, {"__all__": True}, ends, {}
-            return seen, reward, ends, {"__all__": True}, {}
+                return seen, reward, {"__all__": False}, ends, {}
+            return seen, reward, ends, {"__all__": False}, {}
         terminated = {"__all__": False}
         for s in live:  # eliminated by this decision: the game goes on without it
             if infos["seat_done"][0, s]:
