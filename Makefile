@@ -54,7 +54,7 @@ demo: $(STAMP_TRAIN)
 # the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
 # docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
-# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2 minutes)
+# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores)
 test: $(STAMP_TRAIN) $(STAMP_DOCS) $(STAMP_RLLIB)
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
