@@ -9,8 +9,13 @@ STAMP_DEV := $(VENV)/.dev-installed
 STAMP_TRAIN := $(VENV)/.train-installed
 STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
+# Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
+# keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
+VENV_RLLIB := .venv-rllib
+BIN_RLLIB := $(VENV_RLLIB)/bin
+STAMP_RLLIB := $(VENV_RLLIB)/.rllib-installed
 
-.PHONY: demo test docs lint bench clean
+.PHONY: demo test docs lint bench bench-rllib rllib clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,6 +33,17 @@ $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
+$(BIN_RLLIB)/python:
+	$(PY) -m venv $(VENV_RLLIB)
+	$(BIN_RLLIB)/pip install -q --upgrade pip
+
+$(STAMP_RLLIB): pyproject.toml | $(BIN_RLLIB)/python
+	$(BIN_RLLIB)/pip install -e ".[dev,train,rllib]"
+	touch $@
+
+# the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
+rllib: $(STAMP_RLLIB)
+
 $(STAMP_DOCS): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -e ".[docs]"
 	touch $@
@@ -37,10 +53,12 @@ demo: $(STAMP_TRAIN)
 
 # the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
-# docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does
-test: $(STAMP_TRAIN) $(STAMP_DOCS)
+# docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
+# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores)
+test: $(STAMP_TRAIN) $(STAMP_DOCS) $(STAMP_RLLIB)
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
+	$(BIN_RLLIB)/python -m pytest tests/rllib
 
 # the documentation site into site/; any warning (a broken link, a missing page) fails it.
 # NO_MKDOCS_2_WARNING: mkdocs-material's banner about its successor, not about these docs
@@ -50,7 +68,7 @@ docs: $(STAMP_DOCS)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(STAMP_BENCH) $(STAMP_TRAIN)
+bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_RLLIB)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/aec.py
 	$(BIN)/python bench/vector.py
@@ -58,7 +76,11 @@ bench: $(STAMP_BENCH) $(STAMP_TRAIN)
 	$(BIN)/python bench/heuristic.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/training.py
+	$(BIN_RLLIB)/python bench/rllib.py
+
+bench-rllib: $(STAMP_RLLIB)
+	$(BIN_RLLIB)/python bench/rllib.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis site
+	rm -rf $(VENV) $(VENV_RLLIB) .pytest_cache .ruff_cache .hypothesis site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,7 +1,14 @@
 """Fixtures shared by the test modules."""
 
+import importlib.util
+
 import numba
 import pytest
+
+# tests/rllib needs Ray RLlib, which pins an older gymnasium: it runs in its own venv
+# (.venv-rllib, `make test` runs both); in a venv without ray it is not collected
+if importlib.util.find_spec("ray") is None:
+    collect_ignore = ["rllib"]
 
 
 @pytest.fixture

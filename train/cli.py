@@ -4,8 +4,13 @@ stderr, exit code 2: no usage dump and no traceback for a user's mistake)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import NoReturn, TypeVar
+import ast
+import dataclasses
+import inspect
+import math
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
@@ -23,3 +28,77 @@ class Parser(argparse.ArgumentParser):
             return work()
         except USER_ERRORS as e:
             self.error(str(e).splitlines()[0] if str(e) else type(e).__name__)
+
+
+def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = True) -> Parser:
+    """A Parser with one --flag per field of the dataclass `cls` (--no-flag for booleans;
+    fields typed int, float, str or bool), each field's docstring as its help. defaults=False:
+    flags not given are left out (to tell what the user gave)."""
+    parser = Parser(
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=None if defaults else argparse.SUPPRESS,
+    )
+    docs = field_docs(cls)
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
+        default = f.default if defaults else argparse.SUPPRESS
+        if f.type == "bool":
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
+            )
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type]
+            parser.add_argument(flag, type=kind, default=default, help=help_text)
+    return parser
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The string under each field of the dataclass `cls` (attribute docstrings)."""
+    body = ast.parse(inspect.getsource(cls)).body[0].body
+    return {
+        field.target.id: doc.value.value
+        for field, doc in zip(body, body[1:], strict=False)
+        if isinstance(field, ast.AnnAssign)
+        and isinstance(doc, ast.Expr)
+        and isinstance(doc.value, ast.Constant)
+    }
+
+
+class FlagCheck:
+    """Checks of a settings dataclass whose fields are flags: each failure a ValueError
+    "--flag: rule, got value" (a field `num_envs` is the flag --num-envs)."""
+
+    def __init__(self, args: Any):
+        self.args = args
+
+    def need(self, ok: bool, flag: str, rule: str) -> None:
+        """ValueError naming --flag and its value unless `ok`."""
+        if not ok:
+            value = getattr(self.args, flag.replace("-", "_"))
+            raise ValueError(f"--{flag}: {rule}, got {value!r}")
+
+    def run_name(self) -> None:
+        """--run-name is a folder name inside runs/."""
+        name = self.args.run_name
+        run = Path(name)
+        self.need(bool(name) and not run.is_absolute() and ".." not in run.parts
+                  and bool(run.parts) and name.strip() == name,
+                  "run-name", "a folder name inside runs/")  # fmt: skip
+
+    def at_least(self, minimum: int, fields: Iterable[str]) -> None:
+        """Each field >= minimum."""
+        for field in fields:
+            self.need(getattr(self.args, field) >= minimum, field.replace("_", "-"),
+                      f"must be >= {minimum}")  # fmt: skip
+
+    def numbers(self, ranges: Iterable[tuple[str, float, float, bool]]) -> None:
+        """Each (field, low, high, low included) a finite number in (low, high] or
+        [low, high]."""
+        for field, low, high, closed_low in ranges:
+            v = getattr(self.args, field)
+            ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
+            self.need(ok, field.replace("_", "-"),
+                      f"a number in {'[' if closed_low else '('}{low}, {high}]")  # fmt: skip

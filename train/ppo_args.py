@@ -4,14 +4,12 @@ the string under it, which --help shows) and the command line that fills it (wit
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import Parser
+from .cli import FlagCheck, Parser, dataclass_parser, field_docs
 
 
 @dataclass
@@ -132,42 +130,24 @@ def check_args(args: Args) -> None:
     from agents import load
     from noir_env.game import get_game
 
-    def need(ok: bool, flag: str, rule: str) -> None:
-        if not ok:
-            raise ValueError(f"--{flag}: {rule}, got {getattr(args, flag.replace('-', '_'))!r}")
-
-    run = Path(args.run_name)
-    need(bool(args.run_name) and not run.is_absolute() and ".." not in run.parts
-         and bool(run.parts) and args.run_name.strip() == args.run_name,
-         "run-name", "a folder name inside runs/")  # fmt: skip
+    check = FlagCheck(args)
+    need = check.need
+    check.run_name()
     game = get_game(args.game)
     need(0 <= args.seed < MAX_SEED, "seed", f"an integer in 0..{MAX_SEED - 1}")
-    at_least_one = ("total_steps", "num_envs", "num_steps", "update_epochs",
-                    "num_minibatches", "snapshot_interval", "snapshots_kept",
-                    "checkpoint_interval", "threads")  # fmt: skip
-    for flag in at_least_one:
-        need(getattr(args, flag) >= 1, flag.replace("_", "-"), "must be >= 1")
-    for flag in ("imitation_updates", "eval_interval", "eval_games", "eval_players"):
-        need(getattr(args, flag) >= 0, flag.replace("_", "-"), "must be >= 0")
+    check.at_least(1, ("total_steps", "num_envs", "num_steps", "update_epochs",
+                       "num_minibatches", "snapshot_interval", "snapshots_kept",
+                       "checkpoint_interval", "threads"))  # fmt: skip
+    check.at_least(0, ("imitation_updates", "eval_interval", "eval_games", "eval_players"))
     need(args.num_minibatches <= args.num_envs * args.num_steps, "num-minibatches",
          "at most the batch (num-envs * num-steps)")  # fmt: skip
-    widths = int_list(args.hidden, "hidden")
-    need(bool(widths) and all(1 <= w <= MAX_WIDTH for w in widths), "hidden",
-         f"comma-separated widths in 1..{MAX_WIDTH}")  # fmt: skip
-    for flag, low, high, closed_low in (("learning_rate", 0.0, 1.0, False),
-                                        ("gamma", 0.0, 1.0, False),
-                                        ("gae_lambda", 0.0, 1.0, True),
-                                        ("clip_coef", 0.0, 1e3, False),
-                                        ("pfsp", 0.0, 100.0, True),
-                                        ("mixed_tables", 0.0, 1.0, True),
-                                        ("ent_coef", 0.0, 1e3, True),
-                                        ("vf_coef", 0.0, 1e3, True),
-                                        ("max_grad_norm", 0.0, 1e6, False),
-                                        ("target_kl", 0.0, 1e3, True),
-                                        ("stop_win_rate", 0.0, 1.0, True)):  # fmt: skip
-        v = getattr(args, flag)
-        ok = math.isfinite(v) and (low <= v if closed_low else low < v) and v <= high
-        need(ok, flag.replace("_", "-"), f"a number in {'[' if closed_low else '('}{low}, {high}]")
+    check_hidden(check, args.hidden)
+    check.numbers((("learning_rate", 0.0, 1.0, False), ("gamma", 0.0, 1.0, False),
+                   ("gae_lambda", 0.0, 1.0, True), ("clip_coef", 0.0, 1e3, False),
+                   ("pfsp", 0.0, 100.0, True), ("mixed_tables", 0.0, 1.0, True),
+                   ("ent_coef", 0.0, 1e3, True), ("vf_coef", 0.0, 1e3, True),
+                   ("max_grad_norm", 0.0, 1e6, False), ("target_kl", 0.0, 1e3, True),
+                   ("stop_win_rate", 0.0, 1.0, True)))  # fmt: skip
     game.player_counts(int_list(args.players, "players") or None)
     game.check_rules(args.rules or None)
     if args.eval_players:
@@ -190,6 +170,13 @@ def check_args(args: Args) -> None:
             raise ValueError(f"--prior: {e}") from None
 
 
+def check_hidden(check: FlagCheck, hidden: str) -> None:
+    """--hidden: comma-separated layer widths in 1..MAX_WIDTH."""
+    widths = int_list(hidden, "hidden")
+    check.need(bool(widths) and all(1 <= w <= MAX_WIDTH for w in widths), "hidden",
+               f"comma-separated widths in 1..{MAX_WIDTH}")  # fmt: skip
+
+
 def int_list(spec: str, flag: str) -> list[int]:
     """'3,4' -> [3, 4] ('' -> []); ValueError naming --flag otherwise."""
     try:
@@ -199,25 +186,7 @@ def int_list(spec: str, flag: str) -> list[int]:
 
 
 def _parser(defaults: bool = True) -> Parser:
-    parser = Parser(
-        prog="python -m train.ppo",
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        argument_default=None if defaults else argparse.SUPPRESS,
-    )
-    docs = _field_docs()
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
-        default = f.default if defaults else argparse.SUPPRESS
-        if f.type == "bool":
-            parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
-            )
-        else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
-            parser.add_argument(flag, type=kind, default=default, help=help_text)
-    return parser
+    return dataclass_parser(Args, "python -m train.ppo", __doc__.split("\n\n")[0], defaults)
 
 
 def _saved_config(run_name: str) -> dict:
@@ -231,14 +200,4 @@ def _saved_config(run_name: str) -> dict:
 
 def _field_docs() -> dict[str, str]:
     """The string under each Args field (the attribute docstrings above) for --help."""
-    import ast
-    import inspect
-
-    body = ast.parse(inspect.getsource(Args)).body[0].body
-    return {
-        field.target.id: doc.value.value
-        for field, doc in zip(body, body[1:], strict=False)
-        if isinstance(field, ast.AnnAssign)
-        and isinstance(doc, ast.Expr)
-        and isinstance(doc.value, ast.Constant)
-    }
+    return field_docs(Args)

@@ -76,10 +76,11 @@ class SingleSeatGames(OpponentTable):
     default). rules: a preset name or the game's rules (None: its default), the same for
     every game. opponents: see `opponents.resolve`. learner_seat: "random" (drawn per game)
     or a fixed seat. max_steps: decisions (all players) after which a game is truncated.
-    autoreset: deal an ended game again in the same step. core_kwargs: extra keywords for
-    the game's `init` (ask_all=False unless given). record: keep every decision of each
-    game, so that an ended episode carries its game in the AEC env's history format
-    (`Ended.history`). copy: never write an observation or mask array again while the
+    autoreset: deal an ended game again in the same step; "next_step": in the next step,
+    which ignores that slot's action (Gymnasium's AutoresetMode.NEXT_STEP). core_kwargs:
+    extra keywords for the game's `init` (ask_all=False unless given). record: keep every
+    decision of each game, so that an ended episode carries its game in the AEC env's
+    history format (`Ended.history`). copy: never write an observation or mask array again while the
     caller holds it (an array it has let go of is reused, see `_outputs`); False: the same
     two buffers at every step, overwritten by the next one. game: a game name or `Game`.
     """
@@ -93,7 +94,7 @@ class SingleSeatGames(OpponentTable):
         seed: int | None = None,
         learner_seat: str | int = "random",
         max_steps: int = 10_000,
-        autoreset: bool = True,
+        autoreset: bool | str = True,
         core_kwargs: dict | None = None,
         record: bool = False,
         copy: bool = True,
@@ -108,7 +109,10 @@ class SingleSeatGames(OpponentTable):
         self.rules = self.game.check_rules(rules)
         self.learner_seat = self._check_seat(learner_seat)
         self.max_steps = as_count(max_steps, "max_steps")
-        self.autoreset = bool(autoreset)
+        self.next_step = isinstance(autoreset, str) and autoreset == "next_step"
+        if isinstance(autoreset, str) and not self.next_step:
+            raise ValueError(f"autoreset must be True, False or 'next_step', got {autoreset!r}")
+        self.autoreset = False if self.next_step else bool(autoreset)
         self.core_kwargs = {"ask_all": False, **(core_kwargs or {})}  # module docstring
         self.seed = None if seed is None else S.check_seed(seed, n)
         self.closed = False
@@ -313,12 +317,19 @@ class SingleSeatGames(OpponentTable):
     def _step(self, acts: np.ndarray) -> StepOut:
         n = self.num_envs
         obs, mask = self._outputs()
-        self._run(self._all, acts, obs, mask)
-        self.episode_length += 1
+        live = self._live()
+        if live.size < n:  # autoreset "next_step": the slots that ended last step
+            self._deal(np.flatnonzero(self.lanes.status != L.ST_OBSERVER), obs, mask)
+        if live is self._all:
+            self._run(live, acts, obs, mask)
+            self.episode_length += 1
+        else:
+            self._run(live, acts[live], obs, mask)
+            self.episode_length[live] += 1
         reward = np.zeros(n, np.float32)
         terminated = np.zeros(n, np.bool_)
         truncated = np.zeros(n, np.bool_)
-        games = np.flatnonzero(self.lanes.status != L.ST_OBSERVER)
+        games = live[self.lanes.status[live] != L.ST_OBSERVER]
         ended = None
         if games.size:
             ended = self._ended(games)
@@ -330,6 +341,14 @@ class SingleSeatGames(OpponentTable):
             if self.autoreset:
                 self._deal(games, obs, mask)
         return StepOut(obs, mask, reward, terminated, truncated, ended)
+
+    def _live(self) -> np.ndarray:
+        """The slots a step plays: all of them, but with autoreset "next_step" not those
+        whose episode ended in the last step (dealt again by this one, their action
+        ignored)."""
+        if not self.next_step:
+            return self._all
+        return np.flatnonzero(self.lanes.status == L.ST_OBSERVER)
 
     def at_learner(self) -> np.ndarray:
         """bool [N]: the slots waiting for a decision of the learner's seat (stopped for the
@@ -360,14 +379,15 @@ class SingleSeatGames(OpponentTable):
             raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
         ended = np.flatnonzero(self.lanes.status != L.ST_OBSERVER)
-        if ended.size:
+        if ended.size and not self.next_step:
             raise ValueError(f"the episode of game {int(ended[0])} is over: call reset() first")
-        other = np.flatnonzero(~self.at_learner())
+        live = self._live()
+        other = live[~self.at_learner()[live]]
         if other.size:  # never expected: the learner's actions must not play another seat
             raise ValueError(f"in game {int(other[0])} a seat other than the learner's is to act")
-        bad = self.illegal_position(self._all, acts)
+        bad = self.illegal_position(live, acts[live])
         if bad >= 0:
-            raise ValueError(self.illegal_message(bad, int(acts[bad])))
+            raise ValueError(self.illegal_message(int(live[bad]), int(acts[live[bad]])))
         return acts
 
     # --- OpponentTable hooks --------------------------------------------------------------

@@ -14,7 +14,10 @@ episode ends is dealt again in the same step: `obs` and `infos["action_mask"]` a
 game's, the last observation is in `infos["final_obs"]` (object array, `_final_obs` marks the
 slots) and the end of the episode in `infos["final_info"]`. Same-step because a policy must
 always see at least one legal action: a next-step terminal observation would come with an
-all-zero mask.
+all-zero mask. `autoreset_mode=AutoresetMode.NEXT_STEP` (for trainers that expect
+Gymnasium's default, such as RLlib's env runners): the step that ends an episode returns its
+last observation in `obs` with an all-zero mask, and the next step deals that slot a new
+game, ignoring its action (reward 0, not done); no `final_obs` key.
 
 Rewards and episode ends follow the game's AEC env (noir_v1, district_noir_v0): 0 until the
 learner's episode ends; then the zero-sum outcome (NOIR: +1 for a sole winner, -1/(n-1) for
@@ -99,12 +102,15 @@ class GameVectorEnv(VectorEnv):
         copy: bool = True,
         game: str | Game = "noir",
         mixed_tables: float = 0.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ):
+        mode = _autoreset_mode(autoreset_mode)
         self.games = SingleSeatGames(
             num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-            autoreset=True, core_kwargs=core_kwargs, copy=copy, game=game,
-            mixed_tables=mixed_tables,
+            autoreset="next_step" if mode is AutoresetMode.NEXT_STEP else True,
+            core_kwargs=core_kwargs, copy=copy, game=game, mixed_tables=mixed_tables,
         )  # fmt: skip
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.game = self.games.game
         self.num_envs = self.games.num_envs
         self.episode_statistics = bool(episode_statistics)
@@ -163,17 +169,32 @@ class GameVectorEnv(VectorEnv):
             return infos
         n = self.num_envs
         done = out.terminated | out.truncated
-        final_obs = np.full(n, None, object)
-        for j, g in enumerate(ended.games):  # only the slots whose episode ended
-            final_obs[g] = ended.final_obs[j]
-        infos["final_obs"] = final_obs
-        infos["_final_obs"] = done
+        if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP:
+            final_obs = np.full(n, None, object)
+            for j, g in enumerate(ended.games):  # only the slots whose episode ended
+                final_obs[g] = ended.final_obs[j]
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = done
         infos["final_info"] = final_info(ended, n, self.final_keys)
         infos["_final_info"] = done
         if self.episode_statistics:
             infos["episode"] = episode_statistics(ended, n)
             infos["_episode"] = done
         return infos
+
+
+def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """SAME_STEP or NEXT_STEP (the enum or its value); ValueError naming the others."""
+    try:
+        checked = AutoresetMode(mode)
+    except ValueError:
+        checked = None
+    if checked not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        raise ValueError(
+            "autoreset_mode must be AutoresetMode.SAME_STEP or NEXT_STEP ('SameStep' or "
+            f"'NextStep'), got {mode!r}"
+        )
+    return checked
 
 
 def episode_statistics(ended: Ended, num_envs: int) -> dict[str, np.ndarray]:
@@ -200,6 +221,7 @@ def make_vector_env(
     copy: bool = True,
     game: str | Game = "noir",
     mixed_tables: float = 0.0,
+    autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
 ) -> GameVectorEnv:
     """A Gymnasium VectorEnv of `num_envs` games of `game`, the learner in one seat of each.
 
@@ -214,10 +236,11 @@ def make_vector_env(
     Gymnasium's SyncVectorEnv(copy=False)). game: "noir", "district_noir" or any registered
     game. mixed_tables: the share of games (0..1) whose seats each draw an opponent from the
     mix, a table of different opponents; those games report their opponent as "mixed".
+    autoreset_mode: SAME_STEP (default) or NEXT_STEP (module docstring).
     """
     return GameVectorEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps,
-        episode_statistics, core_kwargs, copy, game, mixed_tables,
+        episode_statistics, core_kwargs, copy, game, mixed_tables, autoreset_mode,
     )  # fmt: skip
 
 
