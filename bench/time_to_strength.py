@@ -5,12 +5,15 @@ wall-clock time and its win rate is printed beside.
 
     python bench/time_to_strength.py                    # target 35%, at most 60 minutes
     python bench/time_to_strength.py --max-minutes 90 --eval-interval 10
+    python bench/time_to_strength.py --max-minutes 45 --concurrent   # both at once, a core each
 
 What is timed: train.ppo's training (rollouts + updates, `elapsed_s` in its eval.csv); its
 evaluations (every `--eval-interval` updates, `--eval-games` games, the stop test) are
 measurement and run outside that clock. MaskablePPO gets the same seconds of training and
 trains against `heuristic-v1` directly (its best case: the evaluation's opponent, at the
-evaluation's player count), then plays the same evaluation. The first run compiles the
+evaluation's player count), then plays the same evaluation. With `--concurrent` the two
+trainers run at the same time, one core each: MaskablePPO for the whole `--max-minutes`
+(at least the time train.ppo takes, so the comparison leans its way). The first run compiles the
 kernels; a warm-up does that before any clock starts. Target: <= 45 minutes on a 2-core
 machine, and MaskablePPO below the target after the same time.
 """
@@ -22,6 +25,7 @@ import csv
 import shutil
 import time
 from pathlib import Path
+from queue import SimpleQueue
 
 from train.ppo import Args, train
 from train.sb3_ppo import train_sb3, win_rate
@@ -62,6 +66,17 @@ def _warm_up(args: Args) -> float:
     return steps / (time.perf_counter() - t0)
 
 
+def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
+    """MaskablePPO against `OPPONENT` for `seconds` of training, then its greedy win rate:
+    a dict put on the queue `out` (run in a process of its own by --concurrent)."""
+    threads = Args().threads  # train.ppo's torch threads for both trainers: a fair race
+    train_sb3(2048, 16, 128, run_name=None, threads=threads)  # warm-up outside the clock
+    model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=seed,
+                           run_name=None, seconds=seconds, threads=threads)  # fmt: skip
+    rate = win_rate(model, eval_games, players=4, opponents=OPPONENT)
+    out.put({"seconds": seconds, "steps": int(sps * seconds), "rate": rate})
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--target", type=float, default=0.35, help="win rate to reach (0..1)")
@@ -70,19 +85,36 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--eval-interval", type=int, default=10, help="updates between evaluations")
     p.add_argument("--eval-games", type=int, default=400, help="games per evaluation")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--concurrent",
+        action="store_true",
+        help="MaskablePPO in a second process at the same time, for --max-minutes",
+    )
     a = p.parse_args(argv)
     if not (0 < a.target < 1 and a.max_minutes > 0 and a.eval_interval >= 1
             and a.eval_games >= 1):  # fmt: skip
         p.error("--target in (0, 1), --max-minutes > 0, --eval-interval and --eval-games >= 1")
+    if a.concurrent:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")  # no forked numba or torch state
+        queue = ctx.Queue()
+        rival = ctx.Process(target=maskable_ppo_for,
+                            args=(a.max_minutes * 60, a.eval_games, a.seed, queue))  # fmt: skip
+        rival.start()
+        print(f"MaskablePPO: training {a.max_minutes:g} min against {OPPONENT} at the same "
+              "time, in a second process", flush=True)  # fmt: skip
     ours = train_until(a.target, a.max_minutes, a.eval_interval, a.eval_games, a.seed)
     reached = ours["rate"] >= a.target
-    print(f"MaskablePPO: training {ours['seconds'] / 60:.1f} min against {OPPONENT}...",
-          flush=True)  # fmt: skip
-    threads = Args().threads  # train.ppo's torch threads for both trainers: a fair race
-    train_sb3(2048, 16, 128, run_name=None, threads=threads)  # warm-up outside the clock
-    model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=a.seed,
-                           run_name=None, seconds=ours["seconds"], threads=threads)  # fmt: skip
-    theirs = win_rate(model, a.eval_games, players=4, opponents=OPPONENT)
+    if a.concurrent:
+        theirs = queue.get()
+        rival.join()
+    else:
+        print(f"MaskablePPO: training {ours['seconds'] / 60:.1f} min against {OPPONENT}...",
+              flush=True)  # fmt: skip
+        answer: SimpleQueue = SimpleQueue()
+        maskable_ppo_for(ours["seconds"], a.eval_games, a.seed, answer)
+        theirs = answer.get()
     print()
     print(f"| trainer | training time | learner decisions | win rate vs 3 {OPPONENT} (4p) |")
     print("|---|---:|---:|---:|")
@@ -91,8 +123,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{ours['steps']:,} | {ours['rate']:.1%} ± {ours['ci']:.1%} |"
     )
     print(
-        f"| sb3-contrib MaskablePPO | {ours['seconds'] / 60:.1f} min | "
-        f"{int(sps * ours['seconds']):,} | {theirs:.1%} |"
+        f"| sb3-contrib MaskablePPO | {theirs['seconds'] / 60:.1f} min | "
+        f"{theirs['steps']:,} | {theirs['rate']:.1%} |"
     )
     print()
     print(
