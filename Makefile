@@ -17,35 +17,38 @@ STAMP_RLLIB := $(VENV_RLLIB)/.rllib-installed
 
 .PHONY: demo test docs lint bench bench-rllib rllib clean
 
+# tools/heartbeat.sh: a line every 8 s while pip works silently (unpacking torch, ray)
+HEARTBEAT := sh tools/heartbeat.sh
+
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
+	$(HEARTBEAT) $(PY) -m venv $(VENV)
+	$(HEARTBEAT) $(BIN)/pip install -q --upgrade pip
 
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e ".[dev]"
+	$(HEARTBEAT) $(BIN)/pip install -e ".[dev]"
 	touch $@
 
 $(STAMP_BENCH): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e ".[dev,bench]"
+	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,bench]"
 	touch $@
 
 $(STAMP_TRAIN): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e ".[dev,train]"
+	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
 $(BIN_RLLIB)/python:
-	$(PY) -m venv $(VENV_RLLIB)
-	$(BIN_RLLIB)/pip install -q --upgrade pip
+	$(HEARTBEAT) $(PY) -m venv $(VENV_RLLIB)
+	$(HEARTBEAT) $(BIN_RLLIB)/pip install -q --upgrade pip
 
 $(STAMP_RLLIB): pyproject.toml | $(BIN_RLLIB)/python
-	$(BIN_RLLIB)/pip install -e ".[dev,train,rllib]"
+	$(HEARTBEAT) $(BIN_RLLIB)/pip install -e ".[dev,train,rllib]"
 	touch $@
 
 # the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
 rllib: $(STAMP_RLLIB)
 
 $(STAMP_DOCS): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e ".[docs]"
+	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
 
 demo: $(STAMP_TRAIN)
