@@ -74,6 +74,8 @@ def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
     model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=seed,
                            run_name=None, seconds=seconds, threads=threads)  # fmt: skip
     rate = win_rate(model, eval_games, players=4, opponents=OPPONENT)
+    print(f"MaskablePPO after {seconds / 60:.1f} min of training ({int(sps * seconds):,} "
+          f"decisions): {rate:.1%} of {eval_games} games", flush=True)  # fmt: skip
     out.put({"seconds": seconds, "steps": int(sps * seconds), "rate": rate})
 
 
