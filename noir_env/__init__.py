@@ -11,40 +11,13 @@ and registry in `noir_env.game`.
 
 __version__ = "0.3.0"
 
-ENV_ID = "noir_env/Noir-v1"
-_DEPRECATED_ENV_IDS = ("noir_env/Noir-v0",)  # the game of rules v1; the same entry point now
-DISTRICT_ENV_ID = "noir_env/DistrictNoir-v0"
+# the ids and their registration live in a top-level module of the standard library alone,
+# which the installed .pth also runs when gymnasium is imported (bare ids without this import)
+from _noir_env_gym import DISTRICT_ENV_ID as DISTRICT_ENV_ID
+from _noir_env_gym import ENV_ID as ENV_ID
+from _noir_env_gym import register_envs as _register_envs
 
-
-def _register_gymnasium_env() -> None:
-    from gymnasium.envs.registration import register, registry
-
-    # gymnasium.make returns the env itself: Gymnasium 1.x wrappers (its OrderEnforcing and
-    # PassiveEnvChecker) hide every method they do not define, and the env's action_masks()
-    # must stay reachable; the env enforces the call order itself (ValueError before reset).
-    # An extra outer wrapper would do it too, but gymnasium.make_vec refuses a spec with
-    # additional wrappers, and make_vec(ENV_ID) must build the batched VectorEnv.
-    bare = {"order_enforce": False, "disable_env_checker": True}
-    for env_id in (ENV_ID, *_DEPRECATED_ENV_IDS):
-        if env_id in registry:
-            continue
-        register(
-            id=env_id,
-            entry_point="noir_env.vector.single:NoirEnv",
-            # gymnasium.make_vec(ENV_ID, num_envs=N) builds the batched VectorEnv directly
-            vector_entry_point="noir_env.vector.gym_vector:NoirVectorEnv",
-            **bare,
-        )
-    if DISTRICT_ENV_ID not in registry:
-        register(
-            id=DISTRICT_ENV_ID,
-            entry_point="noir_env.vector.single:DistrictEnv",
-            vector_entry_point="noir_env.vector.gym_vector:DistrictVectorEnv",
-            **bare,
-        )
-
-
-_register_gymnasium_env()
+_register_envs()
 
 
 def __getattr__(name: str):
