@@ -480,9 +480,17 @@ _SENTENCES = {
 def game_log(state, i: int = 0, names: list[str] | None = None) -> list[str]:
     """Sentences of the events still in game i's ring buffer (at most the last LOG_LEN).
     Businesses destroyed earlier than the current table are named by slot only."""
+    return sentences_since(state, i, int(state["log_n"][i]) - C.LOG_LEN, names)
+
+
+def sentences_since(state, i: int, since: int, names: list[str] | None = None) -> list[str]:
+    """Sentences of game i's events from event number `since` on (a count of events ever
+    written, `state.log_n` at that moment), as far as the ring buffer still holds them (a
+    line says how many were lost). Businesses the events destroyed are named by slot only:
+    the table before them is not kept (`GameLog` keeps it when it reads after every step)."""
     reader = GameLog(names)
     reader.sync(state, i)
-    reader.seen = max(0, reader.seen - C.LOG_LEN)
+    reader.seen = min(max(0, int(since)), reader.seen)
     reader._biz_before = np.zeros_like(reader._biz_before)  # the table before is unknown
     reader._top_before[:] = -1
     return reader.read(state, i)
