@@ -483,14 +483,23 @@ def game_log(state, i: int = 0, names: list[str] | None = None) -> list[str]:
     return sentences_since(state, i, int(state["log_n"][i]) - C.LOG_LEN, names)
 
 
-def sentences_since(state, i: int, since: int, names: list[str] | None = None) -> list[str]:
+def sentences_since(
+    state, i: int, since: int, names: list[str] | None = None, before: tuple | None = None
+) -> list[str]:
     """Sentences of game i's events from event number `since` on (a count of events ever
     written, `state.log_n` at that moment), as far as the ring buffer still holds them (a
-    line says how many were lost). Businesses the events destroyed are named by slot only:
-    the table before them is not kept (`GameLog` keeps it when it reads after every step)."""
+    line says how many were lost). `before`: game i's table at that moment, (`biz` [6, 28],
+    `ho_top` [6], `atk_g` [4] or None without a pending attack), to name the businesses the
+    events destroyed and the attackers of an attack declared before; without it businesses
+    are named by slot only."""
     reader = GameLog(names)
     reader.sync(state, i)
     reader.seen = min(max(0, int(since)), reader.seen)
-    reader._biz_before = np.zeros_like(reader._biz_before)  # the table before is unknown
-    reader._top_before[:] = -1
+    if before is None:  # the table before is unknown
+        reader._biz_before = np.zeros_like(reader._biz_before)
+        reader._top_before[:] = -1
+    else:
+        biz, top, attackers = before
+        reader._biz_before, reader._top_before = np.array(biz), np.array(top)
+        reader._attackers = None if attackers is None else [int(k) for k in attackers]
     return reader.read(state, i)

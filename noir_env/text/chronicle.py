@@ -73,8 +73,9 @@ class NoirChronicle:
         """The seat decides in game i (before `action` is played)."""
         g = state[i]
         key = self._anchor(g, seat, int(g["log_n"]))
-        if key is not None:
-            self._anchors.put(key, True)
+        if key is not None:  # with the table, to name what the events after it destroy
+            attackers = g["atk_g"].copy() if g["atk_player"] >= 0 else None
+            self._anchors.put(key, (g["biz"].copy(), g["ho_top"].copy(), attackers))
 
     def since(self, state, i: int, seat: int) -> tuple[list[str], bool]:
         """(sentences since the seat's last recorded decision in game i, whether that
@@ -85,8 +86,9 @@ class NoirChronicle:
             key = self._anchor(g, seat, n)
             if key is None:
                 break
-            if key in self._anchors:
-                return sentences_since(state, i, n, self.names), True
+            table = self._anchors.get(key)
+            if table is not None:
+                return sentences_since(state, i, n, self.names, table), True
         return sentences_since(state, i, total - C.LOG_LEN, self.names), False
 
 
