@@ -30,16 +30,14 @@ class Move:
 
 def legal_moves(game: Game, state, i: int, names: list[str]) -> list[Move]:
     """The legal moves of game i's actor, in action-id order (empty once the game is
-    over). `names`: the players' names by seat."""
+    over). `names`: the players' names by seat. A game without meanings here (one added
+    later) lists its moves by name alone."""
     ids = np.flatnonzero(game.legal_action_mask(state[i : i + 1])[0])
-    describe = _district_meaning if game.name == "district_noir" else _noir_meaning
-    if game.name not in ("noir", "district_noir"):
-        describe = _plain_meaning  # a game added later: its names are all there is
-    return [Move(int(a), game.action_names[a], describe(state[i], int(a), names)) for a in ids]
-
-
-def _plain_meaning(g, a: int, names: list[str]) -> str:
-    return ""
+    describe = _MEANINGS.get(game.name)
+    return [
+        Move(int(a), game.action_names[a], describe(state[i], int(a), names) if describe else "")
+        for a in ids
+    ]
 
 
 # --- District Noir ------------------------------------------------------------------------
@@ -53,7 +51,7 @@ def _district_meaning(g, a: int, names: list[str]) -> str:
 
 # --- NOIR ------------------------------------------------------------------------------------
 _END = {
-    C.PH_MULLIGAN: "keep your hand (set no more cards aside)",
+    C.PH_MULLIGAN: "set no more cards aside (and draw as many as you set aside)",
     C.PH_MOVE: "end the Move Gangsters step",
     C.PH_ATTACK: "end the Attack step (attack nothing more)",
     C.PH_DEPLOY: "end the Deploy step",
@@ -156,3 +154,6 @@ def _noir_meaning(g, a: int, names: list[str]) -> str:
     if head == "bribe":
         return f"bribe {_police(g, int(rest), names)} (the window's Police number {rest})"
     return ""
+
+
+_MEANINGS = {"noir": _noir_meaning, "district_noir": _district_meaning}
