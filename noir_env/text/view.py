@@ -172,7 +172,10 @@ class TextView:
                 return "What happened since your last decision: (no earlier decision seen)"
             if not lines:
                 return "What happened so far: nothing yet"
-            return "What happened so far:\n" + "\n".join(f"- {s}" for s in lines)
+            head = "What happened so far"
+            if int(state[i]["log_n"]) > C.LOG_LEN:  # the ring holds the newest events only
+                head += f" (the last {C.LOG_LEN} events: the log keeps no more)"
+            return head + ":\n" + "\n".join(f"- {s}" for s in lines)
         if not lines:
             return "What happened since your last decision: nothing"
         return "What happened since your last decision:\n" + "\n".join(f"- {s}" for s in lines)
