@@ -33,6 +33,7 @@ from ..core import constants as C
 from ..core.log import sentences_since
 from ..district import constants as DC
 from ..district.mask import fill_mask
+from ..district.state import kernel_view
 from ..district.turn import apply_action
 from ..game import Game
 
@@ -141,7 +142,7 @@ class DistrictChronicle:
     def record(self, state, i: int, seat: int, action: int) -> None:
         """The seat decides in game i: keep what every line of the other seat's play up to
         the seat's next decision would say."""
-        s = np.ndarray.view(state[i : i + 1], np.ndarray).copy()
+        s = kernel_view(state[i : i + 1].copy())  # what the kernels take, on a copy
         first = [self._move(s, action)]
         self._settle(s, first)
         frontier = [(s, first)]
