@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import TextAgent, load
-from noir_env import district_noir_v0, noir_v1
+from noir_env import core, district_noir_v0, noir_v1
 from noir_env.aec import act_in_aec
 from noir_env.game import game_of_state
 from noir_env.vector.arena import play_games, policy_of
@@ -131,7 +131,7 @@ def test_prompts_tell_what_happened_since_the_last_decision():
 def test_text_agent_errors():
     with pytest.raises(ValueError, match="needs a callable"):
         TextAgent("not a function")
-    state = noir_v1.core.init(2, 3, seeds=0, ask_all=True)
+    state = core.init(2, 3, seeds=0, ask_all=True)
     agent = TextAgent(lambda prompt: "end")
     with pytest.raises(ValueError, match="games must index the batch of 2"):
         agent.act_on_state(state, [5])
