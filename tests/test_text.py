@@ -158,6 +158,9 @@ def test_view_errors_name_what_is_wrong():
         TextView("noir", names=["ann", "bob"])
     with pytest.raises(ValueError, match="unknown game"):
         TextView("chess")
+    absent = int(np.flatnonzero(state.hand[0, state.actor[0]] == 0)[0])  # a card not in hand
+    with pytest.raises(ValueError, match="illegal action 'play:"):
+        TextView("district_noir").record(state, 0, absent)
 
 
 def test_importing_noir_env_imports_no_textarena():

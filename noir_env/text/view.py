@@ -125,11 +125,14 @@ class TextView:
         """`intro` and `decision`: the whole prompt of one decision."""
         return self.intro(state, i, seat) + "\n\n" + self.decision(state, i, seat)
 
-    def record(self, state, i: int, action: int, seat: int | None = None) -> None:
+    def record(self, state, i: int, action: int) -> None:
         """Game i's seat to act takes `action` (call before the game steps): its next
-        prompt tells what happened from here on."""
+        prompt tells what happened from here on. ValueError for an illegal action."""
+        seat = self._seat(state, i, None)
+        if not self.game.legal_action_mask(state[i : i + 1])[0, int(action)]:
+            raise ValueError(self.game.describe_illegal(state[i : i + 1], 0, int(action)))
         if self.chronicle is not None:
-            self.chronicle.record(state, i, self._seat(state, i, seat), int(action))
+            self.chronicle.record(state, i, seat, int(action))
 
     # --- parts --------------------------------------------------------------------------
     def _actor(self, state, i: int) -> int:
