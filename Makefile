@@ -9,6 +9,8 @@ STAMP_DEV := $(VENV)/.dev-installed
 STAMP_TRAIN := $(VENV)/.train-installed
 STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
+# TextArena (noir_env.textarena, tests/test_textarena.py): its pins fit the main venv's
+STAMP_TEXTARENA := $(VENV)/.textarena-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
 VENV_RLLIB := .venv-rllib
@@ -36,6 +38,10 @@ $(STAMP_TRAIN): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
+$(STAMP_TEXTARENA): pyproject.toml | $(BIN)/python
+	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train,textarena]"
+	touch $@
+
 $(BIN_RLLIB)/python:
 	$(HEARTBEAT) $(PY) -m venv $(VENV_RLLIB)
 	$(HEARTBEAT) $(BIN_RLLIB)/pip install -q --upgrade pip
@@ -57,8 +63,9 @@ demo: $(STAMP_TRAIN)
 # the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
 # docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
-# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores)
-test: $(STAMP_TRAIN) $(STAMP_DOCS) $(STAMP_RLLIB)
+# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
+# TextArena is installed into the main venv: tests/test_textarena.py runs with the suite
+test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_RLLIB)
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib

@@ -5,7 +5,8 @@
 table-aware heuristic, `agents/heuristic.py`); `"heuristic-v1"` (the first one, with its
 styles `"heuristic-aggressive"` and `"heuristic-economic"`, `agents/heuristic_v1.py`); the
 scripted styles `"style-rusher"`, `"style-turtle"`, `"style-hoarder"`, `"style-racer"`,
-`"style-bully"` (`agents/styles.py`); `"ppo"` (the shipped policy). The vector environments
+`"style-bully"` (`agents/styles.py`); `"ppo"` (the shipped policy). `TextAgent(fn)` plays
+by text through any `fn(prompt) -> str` (`agents/text_agent.py`). The vector environments
 and the tournament resolve agent names through it; `bench/strength.py` plays them all
 against each other."""
 
@@ -20,6 +21,7 @@ from .heuristic import HeuristicAgent  # noqa: E402
 from .heuristic_v1 import HeuristicV1Agent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
+from .text_agent import TextAgent  # noqa: E402
 
 _set_threads()  # the project's one threading choice (noir_env.threads): 1 unless NOIR_THREADS
 
@@ -29,6 +31,7 @@ __all__ = [
     "HeuristicV1Agent",
     "PPOAgent",
     "RandomAgent",
+    "TextAgent",
     "load",
     "names",
 ]

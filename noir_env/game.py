@@ -320,3 +320,17 @@ def get_game(name: str | Game) -> Game:
 def game_names() -> list[str]:
     """The names `get_game` resolves."""
     return sorted({*_BUILT_IN, *_GAMES})
+
+
+def game_of_state(state: State) -> Game:
+    """The registered game whose states `state` is a batch of; ValueError naming the games
+    otherwise."""
+    for name in game_names():
+        game = get_game(name)
+        try:
+            game.kernel_view(state)
+        except ValueError:
+            continue
+        return game
+    got = getattr(state, "dtype", type(state).__name__)
+    raise ValueError(f"not a batch of states of any game ({game_names()}): got {got}")

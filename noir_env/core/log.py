@@ -480,9 +480,26 @@ _SENTENCES = {
 def game_log(state, i: int = 0, names: list[str] | None = None) -> list[str]:
     """Sentences of the events still in game i's ring buffer (at most the last LOG_LEN).
     Businesses destroyed earlier than the current table are named by slot only."""
+    return sentences_since(state, i, int(state["log_n"][i]) - C.LOG_LEN, names)
+
+
+def sentences_since(
+    state, i: int, since: int, names: list[str] | None = None, before: tuple | None = None
+) -> list[str]:
+    """Sentences of game i's events from event number `since` on (a count of events ever
+    written, `state.log_n` at that moment), as far as the ring buffer still holds them (a
+    line says how many were lost). `before`: game i's table at that moment, (`biz` [6, 28],
+    `ho_top` [6], `atk_g` [4] or None without a pending attack), to name the businesses the
+    events destroyed and the attackers of an attack declared before; without it businesses
+    are named by slot only."""
     reader = GameLog(names)
     reader.sync(state, i)
-    reader.seen = max(0, reader.seen - C.LOG_LEN)
-    reader._biz_before = np.zeros_like(reader._biz_before)  # the table before is unknown
-    reader._top_before[:] = -1
+    reader.seen = min(max(0, int(since)), reader.seen)
+    if before is None:  # the table before is unknown
+        reader._biz_before = np.zeros_like(reader._biz_before)
+        reader._top_before[:] = -1
+    else:
+        biz, top, attackers = before
+        reader._biz_before, reader._top_before = np.array(biz), np.array(top)
+        reader._attackers = None if attackers is None else [int(k) for k in attackers]
     return reader.read(state, i)
