@@ -76,6 +76,9 @@ def test_bad_options_and_games_are_named():
         agents.load("ismcts", budgett=5)
     with pytest.raises(ValueError, match="style"):
         agents.load("ismcts", style="sneaky")
+    with pytest.raises(ValueError, match="halving works at the root alone"):
+        agents.load("ismcts", depth=3)
+    agents.load("ismcts", depth=3, halving=False)  # a tree below the root: an even spread
     s = core.init(2, 3, seeds=0)
     agent = agents.load("ismcts", **FAST)
     with pytest.raises(ValueError, match="games must index"):
@@ -122,6 +125,40 @@ def test_paired_choice_keeps_the_heuristic_unless_an_action_is_clearly_better():
     one = np.array([[0.2, 0.0, 0.0], [0.9, 0.7, 0.49]])
     assert paired_choice(one, 1, z=1.0) == 0 and paired_choice(one, 1, z=0.0) == 1
     assert paired_choice(2 * one, 2, z=1.0) == 1  # two equal gains: no spread, a clear win
+
+
+def test_halving_spends_the_budget_and_keeps_the_heuristics_choice_to_the_end():
+    """Sequential halving: about `budget` rollouts a decision (each round at least one world
+    per candidate), the heuristic's choice in every round, and the last candidate compared
+    on more common worlds than an even spread gives."""
+    from agents.ismcts import paired_choice
+
+    s = midgame_positions()
+    legal = core.legal_action_mask(s).sum(axis=1)
+    wide = [g for g in range(16) if legal[g] >= 6][:3]
+    assert wide, "no position with six legal actions"
+    for g in wide:
+        agent = ISMCTSAgent(seed=1, budget=120, horizon=2)
+        seen = []
+        inner = agent._iterate
+
+        def spy(root, seat, actions, totals, counts, rows, iters, rng, clock, _inner=inner):
+            seen.append((list(rows), iters))
+            return _inner(root, seat, actions, totals, counts, rows, iters, rng, clock)
+
+        agent._iterate = spy
+        agent.act_on_state(s, [g])
+        assert len(seen) == int(np.ceil(np.log2(legal[g])))  # one call per round
+        assert all(rows[0] == 0 for rows, _ in seen)  # the heuristic's choice stays
+        assert [len(r) for r, _ in seen] == sorted((len(r) for r, _ in seen), reverse=True)
+        assert len(seen[-1][0]) <= 2 < len(seen[0][0])
+        assert agent.stats.rollouts <= 120 + legal[g]
+        worlds = sum(iters for _, iters in seen)  # the heuristic's choice played them all
+        assert worlds > 120 // legal[g]  # more than an even spread of the same budget
+    # rows compared on different numbers of worlds: each on its own count
+    paired = np.array([[5.0, 0.0, 0.0], [9.0, 1.0, 0.2], [3.0, 0.5, 0.1]])
+    assert paired_choice(paired, np.array([10, 10, 4]), z=1.0) == 1
+    assert paired_choice(paired, np.array([10, 10, 4]), z=50.0) == 0
 
 
 def test_a_time_budget_stops_the_search():
