@@ -142,8 +142,9 @@ def test_halving_spends_the_budget_and_keeps_the_heuristics_choice_to_the_end():
         seen = []
         inner = agent._iterate
 
-        def spy(root, seat, actions, totals, counts, rows, iters, rng, clock, _inner=inner):
-            seen.append((list(rows), iters))
+        def spy(root, seat, actions, totals, counts, rows, iters, rng, clock, _inner=inner,
+                _seen=seen):  # fmt: skip
+            _seen.append((list(rows), iters))
             return _inner(root, seat, actions, totals, counts, rows, iters, rng, clock)
 
         agent._iterate = spy
