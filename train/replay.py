@@ -123,8 +123,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = Parser(prog="python -m train.replay", description=__doc__.splitlines()[0])
     p.add_argument("game", type=Path, help="a game's history (JSON)")
     p.add_argument("--html", type=Path, default=None, help="write the replay viewer here")
-    p.add_argument("--view", nargs="+", default=["all"], metavar="VIEW",
-                   help="the viewpoints the page holds: all (default), spectator, player_<k>")
+    p.add_argument(
+        "--view",
+        nargs="+",
+        default=["all"],
+        metavar="VIEW",
+        help="the viewpoints the page holds: all (default), spectator, player_<k>",
+    )
     p.add_argument("--title", default=None, help="the page's title (default: the file name)")
     return p.parse_args(argv)  # fmt: skip
 

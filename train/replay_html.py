@@ -64,8 +64,10 @@ def page_data(game: Replay, views: list[tuple[str, int | None]], title: str) -> 
         "parts": list(parts),
         "views": [label for label, _ in views],
         "boards": boards,
-        "decisions": [{"agent": names.get(d.agent, d.agent), "action": d.action, "log": d.log}
-                      for d in game.decisions],  # fmt: skip
+        "decisions": [
+            {"agent": names.get(d.agent, d.agent), "action": d.action, "log": d.log}
+            for d in game.decisions
+        ],  # fmt: skip
     }
 
 
