@@ -24,7 +24,7 @@ import pytest
 from noir_env import noir_v1
 from train.replay import main as replay_main
 from train.replay import replay
-from train.replay_html import write_html
+from train.replay_html import read_page_data, write_html
 from train.tournament import run_tournament
 
 FACE = re.compile(r'class=\\?"card face\\?" data-card=\\?"(\w+)\\?" data-seat=\\?"(\d)\\?"'
@@ -111,11 +111,11 @@ def _faces_of_others(text: str, seat: int) -> list[tuple[str, str, bool]]:
 
 
 def test_a_seat_page_holds_no_card_the_seat_could_not_see(pages, noir_game, tmp_path):
-    """player_1's page, anywhere in its DOM (the embedded data included), shows other seats'
-    cards only where they are publicly known (R7.3); the all-viewpoints page, which holds
-    the spectator's boards, does show them (so the check can fail)."""
-    data = json.loads(re.search(r'id="game-data" type="application/json">(.*?)</script>',
-                                pages["seat"].read_text(), re.S).group(1))  # fmt: skip
+    """player_1's page shows other seats' cards only where they are publicly known (R7.3):
+    in every part of its embedded data, and in its DOM at several decisions; the
+    all-viewpoints page holds the spectator's boards, whose data does show them (so the
+    check can fail), but shows player_1's board in player_1's view."""
+    data = read_page_data(pages["seat"].read_text())
     assert data["views"] == ["player_1"]
     n_decisions = len(noir_game[1]["actions"]) + 1
     assert len(data["boards"]["player_1"]) == n_decisions
@@ -127,7 +127,8 @@ def test_a_seat_page_holds_no_card_the_seat_could_not_see(pages, noir_game, tmp_
         assert all(k for _, _, k in _faces_of_others(dom, 1))
         dom, _ = _browse(pages["all"], tmp_path, f"step={step}&view=player_1")
         assert all(k for _, _, k in _faces_of_others(_board(dom)[1], 1))  # shown: player_1's
-        assert not all(k for _, _, k in _faces_of_others(dom, 1))  # embedded: the spectator's
+    spectator = read_page_data(pages["all"].read_text())["parts"]
+    assert not all(k for part in spectator for _, _, k in _faces_of_others(part, 1))
 
 
 def test_district_noir_page(tmp_path):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..district import constants as C
 from .district_view import Line
 from .scene import Group, Rect, Scene, Text
-from .widgets import CARD_H, CARD_W, card_back, card_face, row_step
+from .widgets import CARD_H, CARD_W, card_back, card_face, row_step, view_label
 
 WIDTH, HEIGHT = 1280, 720
 GOLD = "#d4a017"
@@ -32,7 +32,6 @@ def district_scene(table: Line, hands: dict[int, list[int]], viewpoint: int | No
     names = names or [f"player_{q}" for q in range(C.NUM_PLAYERS)]
     scene = Scene(WIDTH, HEIGHT)
     head = scene.part("head")
-    view = "spectator" if viewpoint is None else names[viewpoint]
     if table.game_over:
         who = "a draw" if table.winner < 0 else f"{names[table.winner]} won"
         title = f"District Noir: game over, {who} ({table.win_reason})"
@@ -41,7 +40,8 @@ def district_scene(table: Line, hands: dict[int, list[int]], viewpoint: int | No
         title = (f"District Noir: round {table.round_no + 1} of {C.NUM_ROUNDS}, "
                  f"{names[table.actor]} to act (start player {start})")  # fmt: skip
     head.add(Text(12, 24, title, 17, bold=True),
-             Text(12, 44, f"Draw pile {table.deck} | view: {view}", 13, "#333"))  # fmt: skip
+             Text(12, 44, f"Draw pile {table.deck}", 13, "#333"))  # fmt: skip
+    view_label(scene.part("view"), "spectator" if viewpoint is None else names[viewpoint], 44)
     _line(scene.part("line"), table.line)
     for q in range(C.NUM_PLAYERS):
         _side(scene.part(f"seat{q}", **{"data-seat": str(q)}), table, q, names[q])
@@ -93,7 +93,9 @@ def _side(g: Group, table: Line, q: int, name: str) -> None:
 def _hand(g: Group, table: Line, q: int, hand: list[int] | None, viewpoint: int | None) -> None:
     y = SIDES[q]
     size = table.players[q].hand_size
-    g.add(Text(22, y + 46, f"hand: {size}" + (" (you)" if viewpoint == q else ""), 12, "#333"))
+    g.add(Text(22, y + 46, f"hand: {size}", 12, "#333"))
+    if viewpoint == q:
+        g.add(Text(22, y + 62, "(you)", 12, "#7b3f8c", bold=True))
     x = 100
     if hand is not None:
         cards = [t for t in range(C.NUM_CARD_TYPES) for _ in range(hand[t])]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..core import constants as C
 from .noir_view import Business, Queued, Seat, Table
 from .scene import Circle, Group, Rect, Scene, Text, clip
-from .widgets import card_back, card_face, row_step
+from .widgets import card_back, card_face, row_step, view_label
 
 WIDTH, HEIGHT = 1280, 720
 TOP = 96  # the panels start below the header's four lines
@@ -35,7 +35,8 @@ def noir_scene(table: Table, hands: dict[int, list[int]], viewpoint: int | None,
     n = table.num_players
     names = names or [f"player_{q}" for q in range(n)]
     scene = Scene(WIDTH, HEIGHT)
-    _head(scene.part("head"), table, names, rules_name, viewpoint)
+    _head(scene.part("head"), table, names, rules_name)
+    view_label(scene.part("view"), "spectator" if viewpoint is None else names[viewpoint], 46)
     for q, (x, y, w, h) in enumerate(_panels(n)):
         _seat(scene.part(f"seat{q}", **{"data-seat": str(q)}), table, q, names[q], x, y, w, h)
     for q, (x, y, w, _) in enumerate(_panels(n)):
@@ -83,9 +84,8 @@ def _queued(table: Table, e: Queued, names: list[str]) -> str:
     return f"Police by {who} to {what} ({'standing' if e.standing else 'bribed'})"
 
 
-def _head(g: Group, t: Table, names: list[str], rules_name: str, viewpoint: int | None) -> None:
+def _head(g: Group, t: Table, names: list[str], rules_name: str) -> None:
     rules = f" ({rules_name})" if rules_name else ""
-    view = "spectator" if viewpoint is None else names[viewpoint]
     if t.phase == "game_over":
         won = " and ".join(names[q] for q in t.winners) or "nobody"
         title = f"NOIR{rules}, {t.num_players} players: game over, {won} won ({t.win_reason})"
@@ -99,9 +99,9 @@ def _head(g: Group, t: Table, names: list[str], rules_name: str, viewpoint: int 
         tokens, holder, left = t.countdown
         cd = f"{tokens} tokens, held by {names[holder]} ({left} turns left)"
     piles = (f"Bank {t.bank} coins | draw pile {t.deck} | discard pile {t.discard} | out of "
-             f"the game {t.removed} | countdown: {cd} | view: {view}")  # fmt: skip
+             f"the game {t.removed} | countdown: {cd}")  # fmt: skip
     g.add(Text(12, 24, clip(title, WIDTH - 24, 17), 17, bold=True),
-          Text(12, 46, clip(piles, WIDTH - 24, 13), 13, "#333"))  # fmt: skip
+          Text(12, 46, clip(piles, WIDTH - 220, 13), 13, "#333"))  # fmt: skip
     if t.attack:
         q, place, atk = t.attack
         power = sum((k + 1) * c for k, c in enumerate(atk))
@@ -225,8 +225,9 @@ def _hand(g: Group, s: Seat, q: int, hand: list[int] | None, viewpoint: int | No
           x: int, y: int, w: int) -> None:  # fmt: skip
     """q's hand in the row under its name: `hand` face up when the viewpoint may see it,
     else the cards known to be in it (R7.3) face up and the rest face down."""
-    label = f"hand: {s.hand_size}" + (" (you)" if viewpoint == q else "")
-    g.add(Text(x + 10, y + 40, label, 11, "#333"))
+    g.add(Text(x + 10, y + 40, f"hand: {s.hand_size}", 11, "#333"))
+    if viewpoint == q:
+        g.add(Text(x + 10, y + 56, "(you)", 11, "#7b3f8c", bold=True))
     if hand is not None:
         faces = [(t, False) for t in range(C.NUM_CARD_TYPES) for _ in range(hand[t])]
         backs = 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .scene import Group, Rect, Text
+from .scene import Group, Rect, Text, clip
 
 CARD_W, CARD_H = 40, 54
 BACK = "#5a3b2e"
@@ -42,3 +42,9 @@ def row_step(count: int, room: int) -> int:
     if count <= 1:
         return CARD_W + 4
     return max(8, min(CARD_W + 4, (room - CARD_W) // (count - 1)))
+
+
+def view_label(g: Group, view: str, y: int, right: int = 1268) -> Group:
+    """'view: <whose>' right-aligned at baseline y: whose picture this is. A part of its own
+    (`view`), so the rest of the header is the same for every viewpoint."""
+    return g.add(Text(right, y, clip(f"view: {view}", 200, 13), 13, "#7b3f8c", "end", True))
