@@ -36,12 +36,13 @@ def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
 
 
-def test_every_noir_state_draws_at_3_to_6_players():
+@pytest.mark.parametrize("rules", ["noirburg", "original"])  # original: raze-first attacks
+def test_every_noir_state_draws_at_3_to_6_players(rules):
     """One random game per player count, drawn after every decision to its end: the
     spectator's SVG and the acting seat's each time, every seat's every 10th decision; the
     array (20 ms a drawing) every 3rd decision and at the end."""
     rng = np.random.default_rng(0)
-    state = core.init(4, np.array([3, 4, 5, 6]), "noirburg", seeds=11, ask_all=True)
+    state = core.init(4, np.array([3, 4, 5, 6]), rules, seeds=11, ask_all=True)
     drawn, arrays, seen_phases = 0, 0, set()
     for step in range(3000):
         live = core.current_player(state) >= 0
@@ -87,9 +88,9 @@ def test_every_district_noir_state_draws():
     assert (district.current_player(state) < 0).all()
 
 
-def _played_noir(n: int, steps: int, seed: int) -> core.State:
+def _played_noir(n: int, steps: int, seed: int, rules: str = "noirburg") -> core.State:
     rng = np.random.default_rng(seed)
-    state = core.init(8, n, "noirburg", seeds=seed, ask_all=True)
+    state = core.init(8, n, rules, seeds=seed, ask_all=True)
     for _ in range(steps):
         core.step(state, _random_actions(core.legal_action_mask(state), rng))
     return state
@@ -100,7 +101,7 @@ def test_a_seat_picture_is_a_function_of_what_it_may_know(n):
     """Re-dealing everything a seat cannot see (the other hands, the draw pile) leaves its
     picture unchanged to the byte, while the spectator's picture, which shows every hand,
     changes; the only face-up cards of other seats are those publicly known (R7.3)."""
-    state = _played_noir(n, 120, seed=n)
+    state = _played_noir(n, 120, seed=n, rules="original" if n == 3 else "noirburg")
     changed = known_shown = 0
     for i in range(len(state)):
         for seat in range(n):

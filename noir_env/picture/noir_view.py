@@ -58,6 +58,7 @@ class Seat:
     hideout_target: bool
     hidden: list[int]  # HIDDEN gangsters per power (R3.5)
     hidden_target: bool  # a Turncoat's target
+    target_slot: int | None  # the pending attack's slot here (a razed one included, R3.7)
     known: list[int]  # cards publicly known to be in the hand (R7.3), per type
     businesses: list[Business]
 
@@ -132,8 +133,7 @@ def decode(o: np.ndarray, observer: int) -> Table:
     seats = [seats[(q - observer) % n] for q in range(n)]
     if attack is not None:  # the target place: the flag on the defender's table
         s = seats[attack[0]]
-        where = C.TGT_HIDEOUT if s.hideout_target else next(b.slot for b in s.businesses
-                                                             if b.target)  # fmt: skip
+        where = C.TGT_HIDEOUT if s.hideout_target else s.target_slot
         attack = (attack[0], where, attack[2])
     return Table(
         num_players=n,
@@ -158,9 +158,11 @@ def decode(o: np.ndarray, observer: int) -> Table:
 def _seat(o: np.ndarray, base: int) -> Seat:
     s = {k: base + v[0] for k, v in SEAT_OFFSETS.items()}
     f = {name: k for k, name in enumerate(SLOT_FEATURES)}
-    bizs = []
+    bizs, target = [], None
     for t in range(C.NUM_SLOTS):
         row = o[s["businesses"] + t * SF : s["businesses"] + (t + 1) * SF]
+        if row[f["attack_target"]] > 0.5:
+            target = t  # razed-first attackers may stand on a slot with no business left
         if row[f["income"]] > 0:
             bizs.append(Business(
                 slot=t, income=int(row[f["income"]]), gangsters=_ints(row[1:5]),
@@ -182,6 +184,7 @@ def _seat(o: np.ndarray, base: int) -> Seat:
         hideout_target=o[s["hideout_attack_target"]] > 0.5,
         hidden=_ints(o[s["hidden"] : s["hidden"] + 4]),
         hidden_target=o[s["turncoat_target_hidden"]] > 0.5,
+        target_slot=target,
         known=_ints(o[s["known_cards"] : s["known_cards"] + C.NUM_CARD_TYPES]),
         businesses=bizs,
     )
