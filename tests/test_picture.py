@@ -175,3 +175,23 @@ def test_rgb_without_pillow_names_the_extra(monkeypatch):
     with pytest.raises(ImportError, match=r"noir_env\[render\]"):
         env.render()
     assert env.unwrapped.picture().svg.startswith("<svg")  # SVG needs no Pillow
+
+
+@pytest.mark.parametrize("env_id", ["noir_env/Noir-v1", "noir_env/DistrictNoir-v0"])
+def test_gymnasium_env_renders_frames_for_video(env_id):
+    """The single-seat Gymnasium env's rgb_array frames, collected by Gymnasium's own
+    RenderCollection wrapper (what RecordVideo reads, without its moviepy dependency)."""
+    import gymnasium as gym
+    from gymnasium.wrappers import RenderCollection
+
+    import noir_env  # noqa: F401  (registers the ids)
+
+    env = RenderCollection(gym.make(env_id, render_mode="rgb_array"))
+    obs, info = env.reset(seed=0)
+    for _ in range(5):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        obs, _, term, trunc, info = env.step(action)
+        if term or trunc:
+            break
+    frames = env.render()
+    assert len(frames) >= 2 and {f.shape for f in frames} == {SHAPE}
