@@ -25,6 +25,7 @@ from typing import Any
 from noir_env.history import load_history
 
 from .cli import Parser
+from .play import describe_action
 
 DISTRICT_ENV = "district_noir_v0"
 
@@ -77,9 +78,14 @@ def replay(history: dict) -> Replay:
     steps = noir_v1.replay_steps(history)
     first = next(steps)
     env = first.env
+    names = seat_names(history, env.num_players)
     out = [Decision(0, None, None, first.log, env.state.copy())]
-    out += [Decision(s.index, s.agent, s.action, s.log, env.state.copy()) for s in steps]
-    return Replay("noir", seat_names(history, env.num_players), env.rules, out)
+    for s in steps:
+        seat = env.possible_agents.index(s.agent)
+        # 'target:+1:slot0' names a player by seat offset: say which player that is
+        what = describe_action(int(history["actions"][s.index - 1]), seat, names)
+        out.append(Decision(s.index, s.agent, what, s.log, env.state.copy()))
+    return Replay("noir", names, env.rules, out)
 
 
 def _district(history: dict) -> Iterator[Decision]:
