@@ -57,9 +57,10 @@ class Board:
     def save(self, path: str) -> None:
         """Write the SVG (a path ending in .svg) or a PNG (.png, needs Pillow)."""
         if str(path).endswith(".png"):
+            pixels = self.rgb()  # first: without Pillow, the error that names the extra
             from PIL import Image
 
-            Image.fromarray(self.rgb()).save(path)
+            Image.fromarray(pixels).save(path)
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(self.svg)

@@ -57,8 +57,9 @@ def _face(x: int, y: int, t: int, seat: int | None = None) -> Group:
 
 def _line(g: Group, line: list[int]) -> None:
     y = SIDES[0] + SIDE_H + 30
-    g.add(Text(12, y - 8, f"The line: {len(line)} cards, oldest first; a take collects the "
-                          "outlined cards", 13, "#333"))  # fmt: skip
+    cards = f"{len(line)} card{'' if len(line) == 1 else 's'}"
+    g.add(Text(12, y - 8, f"The line: {cards}, oldest first; a take collects the outlined "
+                          "cards", 13, "#333"))  # fmt: skip
     step = row_step(len(line), WIDTH - 24)
     cut = max(0, len(line) - C.TAKE_SIZE)
     if len(line) > cut:

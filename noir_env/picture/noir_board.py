@@ -101,7 +101,7 @@ def _head(g: Group, t: Table, names: list[str], rules_name: str) -> None:
     piles = (f"Bank {t.bank} coins | draw pile {t.deck} | discard pile {t.discard} | out of "
              f"the game {t.removed} | countdown: {cd}")  # fmt: skip
     g.add(Text(12, 24, clip(title, WIDTH - 24, 17), 17, bold=True),
-          Text(12, 46, clip(piles, WIDTH - 220, 13), 13, "#333"))  # fmt: skip
+          Text(12, 46, clip(piles, WIDTH - 360, 13), 13, "#333"))  # fmt: skip
     if t.attack:
         q, place, atk = t.attack
         power = sum((k + 1) * c for k, c in enumerate(atk))

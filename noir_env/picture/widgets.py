@@ -22,7 +22,7 @@ def card_face(x: int, y: int, label: str, sub: str, color: str, card: str,
     return Group(attrs).add(
         Rect(x, y, CARD_W, CARD_H, "#fffdf8", "#333", 1, 4, dash=known),
         Rect(x + 3, y + 3, CARD_W - 6, 16, color, rx=2),
-        Text(x + CARD_W // 2, y + 15, label, 10, "#fff", "middle", bold=True),
+        Text(x + CARD_W // 2, y + 15, label, 10 if len(label) < 6 else 8, "#fff", "middle", True),
         Text(x + CARD_W // 2, y + 38, sub, 11, "#222", "middle"),
     )
 
@@ -47,4 +47,4 @@ def row_step(count: int, room: int) -> int:
 def view_label(g: Group, view: str, y: int, right: int = 1268) -> Group:
     """'view: <whose>' right-aligned at baseline y: whose picture this is. A part of its own
     (`view`), so the rest of the header is the same for every viewpoint."""
-    return g.add(Text(right, y, clip(f"view: {view}", 200, 13), 13, "#7b3f8c", "end", True))
+    return g.add(Text(right, y, clip(f"view: {view}", 320, 13), 13, "#7b3f8c", "end", True))
