@@ -59,8 +59,8 @@ class SingleSeatEnv(gymnasium.Env):
         game: str | Game = "noir",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            # TypeError, as for an unknown keyword: SB3's make_vec_env asks for "rgb_array"
-            # and, on TypeError, makes the env again without a render mode
+            # TypeError, as for an unknown keyword: SB3's make_vec_env, asking for a render
+            # mode an env lacks, makes the env again without one on TypeError
             modes = self.metadata["render_modes"]
             raise TypeError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self.games = SingleSeatGames(
