@@ -24,7 +24,7 @@ import pytest
 from noir_env import noir_v1
 from train.replay import main as replay_main
 from train.replay import replay
-from train.replay_html import read_page_data, write_html
+from train.replay_html import read_page_data, viewpoints, write_html
 from train.tournament import run_tournament
 
 FACE = re.compile(r'class=\\?"card face\\?" data-card=\\?"(\w+)\\?" data-seat=\\?"(\d)\\?"'
@@ -177,3 +177,23 @@ def test_text_replay_and_bad_arguments(noir_game, capsys, tmp_path):
     with pytest.raises(SystemExit):
         replay_main([str(bad)])
     assert "illegal action" in capsys.readouterr().err
+
+
+def test_a_fast_mode_history_has_no_seat_views(noir_game, tmp_path):
+    """A history of the core's fast mode holds only real choices: who was asked tells who
+    holds a card, so its page has the spectator's view alone and a seat's view is refused."""
+    from agents import RandomAgent
+    from noir_env.vector.engine import SingleSeatGames
+
+    games = SingleSeatGames(1, num_players=3, opponents="random", seed=0, record=True)
+    agent = RandomAgent(seed=1)
+    obs, mask = games.reset(seed=1)
+    out = games.step(agent.act(obs, mask))
+    while out.ended is None:
+        out = games.step(agent.act(out.obs, out.mask))
+    history = out.ended.history[0]
+    assert history["ask_all"] is False
+    game = replay(history)
+    assert viewpoints(game, ["all"]) == [("spectator", None)]
+    with pytest.raises(ValueError, match="ask_all false"):
+        write_html(game, tmp_path / "p.html", ["player_0"])

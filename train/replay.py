@@ -50,6 +50,9 @@ class Replay:
     names: list[str]
     rules: Any  # NOIR's `Rules`; None for District Noir
     decisions: list[Decision]
+    # False for a NOIR history of the core's fast mode (the vector envs'): it holds only real
+    # choices, so who was asked, e.g. in a reaction window, tells who holds a card
+    ask_all: bool = True
 
     @property
     def rules_name(self) -> str:
@@ -85,7 +88,7 @@ def replay(history: dict) -> Replay:
         # 'target:+1:slot0' names a player by seat offset: say which player that is
         what = describe_action(int(history["actions"][s.index - 1]), seat, names)
         out.append(Decision(s.index, s.agent, what, s.log, env.state.copy()))
-    return Replay("noir", names, env.rules, out)
+    return Replay("noir", names, env.rules, out, bool(history.get("ask_all", True)))
 
 
 def _district(history: dict) -> Iterator[Decision]:

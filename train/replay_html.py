@@ -36,14 +36,22 @@ from .replay import Replay
 
 def viewpoints(game: Replay, chosen: list[str]) -> list[tuple[str, int | None]]:
     """(label, seat or None) of each viewpoint named in `chosen`: "all" (the spectator and
-    every seat), "spectator", "player_<k>". ValueError for another name."""
-    seats = len(game.names)
+    every seat), "spectator", "player_<k>". ValueError for another name, and for a seat's
+    view of a game recorded in the core's fast mode (`Replay.ask_all` false: who was asked
+    to decide shows who holds a card), of which "all" is the spectator's view alone."""
+    seats = len(game.names) if game.ask_all else 0
     every = [("spectator", None)] + [(f"player_{q}", q) for q in range(seats)]
     known = dict(every)
     out: list[tuple[str, int | None]] = []
     for name in chosen:
         if name == "all":
             out += every
+        elif not game.ask_all and name.startswith("player_"):
+            raise ValueError(
+                f"no {name} view of this game: its history was recorded with ask_all false "
+                "(the vector envs' fast mode), where who is asked to decide tells who holds "
+                "a card; only the spectator's view can be shown"
+            )
         elif name in known:
             out.append((name, known[name]))
         else:
