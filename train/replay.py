@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
 
     title = args.title or args.game.stem
     size = parser.run(lambda: write_html(game, args.html, args.view, title))
-    print(f"written: {args.html} ({len(game.decisions)} decisions, {size / 1e6:.1f} MB)")
+    print(f"written: {args.html} ({len(game.decisions)} decisions, {size / 1e3:,.0f} kB)")
     return 0
 
 
