@@ -106,6 +106,46 @@ def test_screenshot(pages, tmp_path):
     assert img.shape == (900, 1600, 3) and img.std() > 20  # a picture, not a blank page
 
 
+KEYS = """<script>
+window.addEventListener('load', function () {
+  var board = document.getElementById('board'), out = [];
+  function note() {
+    out.push(board.getAttribute('data-step') + ':' + board.getAttribute('data-view'));
+  }
+  function key(k, shift) {
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: k, shiftKey: !!shift}));
+    note();
+  }
+  function done() {
+    var r = document.createElement('div'); r.id = 'test-result'; r.textContent = out.join(' ');
+    document.body.appendChild(r);
+  }
+  (function wait() {
+    if (!board.hasAttribute('data-step')) { setTimeout(wait, 10); return; }
+    note(); key('ArrowRight'); key('ArrowRight', true); key('ArrowLeft'); key('v');
+    key('End'); key('Home'); document.getElementById('next').click(); note();
+    key(' ');  // play: the timer steps on by itself
+    setTimeout(function () { key(' '); done(); }, 2500);
+  })();
+});
+</script></body>"""
+
+
+def test_keys_buttons_and_play(pages, tmp_path):
+    """The page driven by a script added to a copy of it: keys, a button, play and pause."""
+    page = tmp_path / "keys.html"
+    page.write_text(pages["all"].read_text().replace("</body>", KEYS))
+    dom, log = _browse(page, tmp_path, "step=5&view=spectator")
+    assert "CONSOLE" not in log, log
+    result = re.search(r'<div id="test-result">([^<]*)</div>', dom).group(1).split()
+    last = len(read_page_data(pages["all"].read_text())["decisions"]) - 1
+    want = ["5:spectator", "6:spectator", "16:spectator", "15:spectator", "15:player_0",
+            f"{last}:player_0", "0:player_0", "1:player_0"]  # fmt: skip
+    assert result[:8] == want
+    assert result[8] == "1:player_0"  # play pressed: the timer steps on from there
+    assert int(result[9].split(":")[0]) >= 4  # paused after 2.5 s at 2.5 decisions a second
+
+
 def _faces_of_others(text: str, seat: int) -> list[tuple[str, str, bool]]:
     return [(c, q, bool(k)) for c, q, k in FACE.findall(text) if int(q) != seat]
 
