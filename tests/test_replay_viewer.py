@@ -1,7 +1,7 @@
 """The replay viewer (python -m train.replay GAME.json --html): pages opened in headless
-Chromium load without a console error, stepping changes the board, a screenshot is taken,
-and a seat's page holds no card of another seat that the seat could not see; the
-tournament's sample games replay as they were played.
+Chromium load without a console error, stepping changes the board, keys, buttons and play
+work, a screenshot is taken, and a seat's page holds no card of another seat that the seat
+could not see; the tournament's sample games replay as they were played.
 
 The browser tests need Debian's `chromium`. `make test` installs it when it is missing and
 sets NOIR_REQUIRE_BROWSER=1, so in CI a missing browser fails them; a bare `pytest`
