@@ -64,9 +64,13 @@ demo: $(STAMP_TRAIN)
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
 # docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
 # then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
-# TextArena is installed into the main venv: tests/test_textarena.py runs with the suite
+# TextArena is installed into the main venv: tests/test_textarena.py runs with the suite.
+# The replay viewer's tests open its pages in headless Chromium (tests/test_replay_viewer.py):
+# Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
+# browser a failure here, where a bare pytest elsewhere skips those tests
 test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_RLLIB)
-	$(BIN)/python -m pytest
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	NOIR_REQUIRE_BROWSER=1 $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib
 

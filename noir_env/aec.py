@@ -76,6 +76,19 @@ class AECBase(AECEnv):
         """Release the env: it cannot be reset or stepped any more."""
         self._closed = True
 
+    def picture(self, observer: str | None = None):
+        """The board as a picture (`noir_env.picture.Board`: `.svg`, `.rgb()`, shown as an
+        image in a notebook) from `observer`'s seat, which sees its own hand only, or from
+        the spectator's (None, the default), who sees every hand. NOIR and District Noir
+        only."""
+        from .picture import board  # Pillow is imported only when an array is drawn
+
+        if self.state is None:
+            raise ValueError(f"{self.metadata['name']}: call reset() before picture()")
+        seat = None if observer is None else self.possible_agents.index(observer)
+        rules = getattr(self.rules, "name", "") or ""
+        return board(self.state, 0, seat, self.possible_agents, rules)
+
 
 class GameAECEnv(AECBase):
     """One game of `game` as a PettingZoo AEC env (module docstring)."""
@@ -90,8 +103,9 @@ class GameAECEnv(AECBase):
         if num_players is not None and np.ndim(num_players) != 0:
             raise ValueError(f"num_players must be one count, got {num_players!r}")
         self.rules = self.game.check_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self.render_mode = render_mode
         self.max_steps = as_count(max_steps, "max_steps")
         self.possible_agents = [f"player_{q}" for q in range(self.num_players)]
@@ -226,6 +240,8 @@ class GameAECEnv(AECBase):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            return self.picture().rgb()
         text = self.board_text()
         if self.render_mode == "human":
             print(text)

@@ -39,7 +39,10 @@ rule, mask, observation and reward comes from the core.
 ### Arguments
 
 `district_noir_v0.env(render_mode=None)`: `render_mode` None, "ansi" (render() returns the
-table as text) or "human" (prints it).
+table as text), "human" (prints it) or "rgb_array" (render() returns the board as a
+picture, uint8 [720, 1280, 3], from the spectator's view; needs Pillow, `pip install
+"noir_env[render]"`). `env.unwrapped.picture(observer)` is the picture as an object (`.svg`,
+`.rgb()`, shown as an image in a notebook); a seat's view shows only its own hand.
 
 ### Observation Space
 
@@ -83,6 +86,8 @@ else after the fourth round (DN3.6). A game has at most 48 actions; there is no 
 
 ### Version History
 
+* v0, unreleased (after noir_env 0.3.0): `render_mode="rgb_array"` and `picture()`; the game
+  is unchanged.
 * v0: Initial version (noir_env 0.1.0).
 """
 
@@ -119,7 +124,7 @@ class raw_env(GameAECEnv, EzPickle):
 
     metadata = {
         "name": "district_noir_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -50,7 +50,9 @@ noir_v1.env(num_players=4, rules="noirburg", render_mode=None, max_steps=10_000,
 `num_players`: 3 to 6.
 `rules`: a preset name ("noirburg", the printed rulebook; "noirbrough"; "original") or a
 `noir_env.core.Rules`.
-`render_mode`: None, "ansi" (render() returns the board as text) or "human" (prints it).
+`render_mode`: None, "ansi" (render() returns the board as text), "human" (prints it) or
+"rgb_array" (render() returns the board as a picture, uint8 [720, 1280, 3]; needs Pillow,
+`pip install "noir_env[render]"`, and raises ImportError naming that extra without it).
 `max_steps`: agent decisions after which every remaining agent is truncated (random play
 lasts about 610 decisions: the mean of 4-player noirburg games).
 `reward`: "zero_sum" (default) or "score" (see Rewards).
@@ -201,6 +203,14 @@ the cards in its queue. Only the observer's hand is shown: `agent_selection`'s, 
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
 `noir_v1.render_board(state, i, seat)` (from `noir_env.render`) renders any core state.
 
+`render_mode="rgb_array"` returns the board as a picture, a uint8 array of the same shape
+[720, 1280, 3] for 3 to 6 players (for Gymnasium's `RecordVideo` and the like), drawn from
+the spectator's view (every hand) or `render(observer="player_2")`'s. `env.unwrapped.
+picture(observer)` is the same picture as an object: `.svg`, `.rgb()`, and a notebook shows
+it as an image; `noir_env.picture.board(state, i, seat)` draws any core state. A seat's
+picture is decoded from that seat's observation, so it shows what the seat may know and
+nothing else (docs/viewer.md).
+
 ### Seating the project's agents
 
 `noir_v1.act_in_aec(env, agent)` (from `noir_env.aec`) is the action of any agent of
@@ -230,6 +240,8 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 ### Version History
 
+* v1, unreleased (after noir_env 0.3.0): `render_mode="rgb_array"` and `picture()` (the board
+  as an image); the game, observations and actions are unchanged.
 * v1, rules v2 (noir_env 0.3.0): every card played in a window but a Bribe waits in the queue
   and acts at the close strictly in play order (Turncoat and Poker Night too; rules v1 resolved
   them the moment they were played); a Drive-by joins only a Drive-by played right before it on
@@ -281,6 +293,7 @@ from .render import PHASE_NAMES, render_board
 
 __all__ = [
     "Frame",
+    "Step",
     "act_in_aec",
     "env",
     "load_history",
@@ -289,6 +302,7 @@ __all__ = [
     "raw_env",
     "render_board",
     "replay",
+    "replay_steps",
     "save_history",
 ]
 
@@ -318,7 +332,7 @@ class raw_env(AECBase, EzPickle):
 
     metadata = {
         "name": "noir_v1",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -336,8 +350,9 @@ class raw_env(AECBase, EzPickle):
         n = as_int(num_players, "num_players")
         if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
             raise ValueError(f"num_players must be in 3..6, got {num_players}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         self.max_steps = as_count(max_steps, "max_steps")
@@ -655,14 +670,18 @@ class raw_env(AECBase, EzPickle):
         self.infos = infos
 
     # --- rendering ----------------------------------------------------------------------
-    def render(self, observer: str | None = None) -> str | None:
-        """ "ansi": the board as text; "human": print the new log lines and the board.
-        The hand shown is the observer's (default: agent_selection)."""
+    def render(self, observer: str | None = None) -> str | np.ndarray | None:
+        """ "ansi": the board as text; "human": print the new log lines and the board;
+        "rgb_array": the board as a picture, uint8 [720, 1280, 3] (Pillow, the `render`
+        extra). Text shows the observer's hand (default: agent_selection), the picture the
+        observer's view (default: the spectator's, every hand; `picture()`)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
             )
             return None
+        if self.render_mode == "rgb_array":
+            return self.picture(observer).rgb()
         text = self.board_text(observer)
         if self.render_mode == "ansi":
             return text
@@ -774,17 +793,48 @@ def _play_recorded(e: raw_env, k: int, a: int) -> str:
     return agent
 
 
-def _frames(e: raw_env, actions: list[int], observer: str | None) -> Iterator[Frame]:
+class Step(NamedTuple):
+    """One step of `replay_steps`: as a Frame, with the env itself instead of a board."""
+
+    index: int
+    agent: str | None
+    action: str | None
+    log: list[str]
+    env: raw_env
+
+
+def replay_steps(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: str | Rules = "noirburg",
+    max_steps: int = 10_000,
+    ask_all: bool = True,
+) -> Iterator[Step]:
+    """`replay` with the raw env in each step instead of a board as text: its `state`,
+    `picture(observer)` and `board_text(observer)` are the game after the step's action (the
+    replay viewer draws them, train/replay.py). The env is the same object in every step,
+    played on: copy what you keep (`core.clone(step.env.state)`)."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    return _steps(e, actions)
+
+
+def _steps(e: raw_env, actions: list[int]) -> Iterator[Step]:
     seen = len(e.game_log)
-    yield Frame(0, None, None, list(e.game_log), e.board_text(observer))
+    yield Step(0, None, None, list(e.game_log), e)
     for k, a in enumerate(actions):
         agent = _play_recorded(e, k, a)
         new = e.game_log[seen:]
         seen = len(e.game_log)
         if e.agents and all(e.truncations[x] for x in e.agents):
             new.append(f"The game is truncated after {e.num_steps} decisions (max_steps).")
-        who = observer or (e.agent_selection if e.agents else agent)
-        yield Frame(k + 1, agent, noir_spaces.action_name(a), new, e.board_text(who))
+        yield Step(k + 1, agent, noir_spaces.action_name(a), new, e)
+
+
+def _frames(e: raw_env, actions: list[int], observer: str | None) -> Iterator[Frame]:
+    for s in _steps(e, actions):
+        who = observer or (e.agent_selection if e.agents or s.agent is None else s.agent)
+        yield Frame(s.index, s.agent, s.action, s.log, e.board_text(who))
 
 
 def print_replay(history: dict | int, *args, boards: bool = True, **kwargs) -> None:

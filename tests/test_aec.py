@@ -75,7 +75,7 @@ def test_spaces_same_for_every_size():
     env = noir_v1.env()
     assert env.metadata["name"] == "noir_v1"
     assert env.metadata["is_parallelizable"] is False
-    assert set(env.metadata["render_modes"]) == {"human", "ansi"}
+    assert set(env.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
 
 

@@ -377,7 +377,7 @@ def test_registered_single_seat_env():
     assert "player_0: money" in shown.render() and "your hand" in shown.render()
 
 
-@pytest.mark.filterwarnings("ignore:.*rgb_array")  # SB3 asks for it, then retries without
+@pytest.mark.filterwarnings("ignore:.*rgb_array")  # SB3 asks for it (a warning where refused)
 def test_sb3_make_vec_env_over_the_registered_env():
     from stable_baselines3.common.env_util import make_vec_env
 

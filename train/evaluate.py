@@ -8,7 +8,9 @@ lengths, win reasons, head-to-head, OpenSkill ratings; CSV, JSON and a PNG plot.
 Agents are names known to `agents.load` (options as `name:key=value,...`) or checkpoint
 paths; list an agent several times to give it several seats. Files go to
 `runs/eval/<name>/` (`--out` to choose): results.json, summary.csv, head_to_head.csv,
-games.csv, win_rates.png. The schedule and its statistics: `train/tournament.py`.
+games.csv, win_rates.png, and with `--save-games K` the first K games as games/*.json
+(`python -m train.replay games/game_00000.json --html game.html` shows one). The schedule
+and its statistics: `train/tournament.py`.
 """
 
 from __future__ import annotations
@@ -87,6 +89,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true", help="no PNG plot")
+    p.add_argument(
+        "--save-games",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also save the first K games (seed and every decision) to <out>/games/, "
+        "for `python -m train.replay` (the viewer: --html)",
+    )
     return p.parse_args(argv)  # fmt: skip
 
 
@@ -117,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             ask_forced=args.ask_forced,
             progress=not args.no_progress,
             game=args.game,
+            save_games=args.save_games,
         )
     )
     print(result.table())

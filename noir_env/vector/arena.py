@@ -38,7 +38,7 @@ it. `policy_of(name, agent)` makes the right `ArenaPolicy` of either kind of age
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -107,6 +107,9 @@ class GameRecords:
     length: np.ndarray  # int32 [G]: decisions presented to the players
     turns: np.ndarray  # int32 [G]: turns (or rounds) begun
     truncated: np.ndarray  # bool [G]: stopped after max_steps decisions
+    # game index -> its history (the AEC env's format: seed and every decision), for the
+    # games play_games was asked to record
+    histories: dict[int, dict] = field(default_factory=dict)
 
 
 def check_schedule(
@@ -144,13 +147,15 @@ def check_schedule(
 class _Lanes:
     """The games in play: one state of `size` lanes and each lane's bookkeeping."""
 
-    def __init__(self, game: Game, size: int, policies: Sequence[ArenaPolicy], ask_forced: bool):
+    def __init__(self, game: Game, size: int, policies: Sequence[ArenaPolicy], ask_forced: bool,
+                 trace: int = 0):  # fmt: skip
         self.game = game
         self.size = size
         self.state = game.allocate(size)
         self.game_index = np.full(size, -1, np.int64)  # scheduled game in each lane (-1: none)
         self.lineup = np.full((size, game.max_players), -1, np.int64)
-        self.lanes = L.make_lanes(size, game.max_players)
+        # trace > 0: the compiled loop writes every decision of each lane's game (record)
+        self.lanes = L.make_lanes(size, game.max_players, trace=trace)
         self.policy_builtin = np.array([p.builtin for p in policies] + [False], np.bool_)
         self.ask_forced = bool(ask_forced)
 
@@ -211,10 +216,18 @@ class _Lanes:
             acts[rows] = self.ask(policies[int(k)], lanes[rows])
         self.run(lanes, acts, max_steps)
 
-    def record(self, lanes: np.ndarray, out: GameRecords) -> None:
-        """Write the ended games in `lanes` into their rows of `out`."""
+    def record(self, lanes: np.ndarray, out: GameRecords, keep: int = 0, rules: Any = None,
+               seeds: np.ndarray | None = None, max_steps: int = 0) -> None:  # fmt: skip
+        """Write the ended games in `lanes` into their rows of `out`, and the histories of
+        those among the first `keep` scheduled games (dealt with `seeds`, `rules`)."""
         g = self.game
         games = self.game_index[lanes]
+        for lane, k in zip(lanes.tolist(), games.tolist(), strict=True):
+            if k < keep:
+                acts = self.lanes.trace[lane, : self.state.steps[lane]].tolist()
+                h = g.history(self.state, lane, rules, int(seeds[k]), acts)
+                h.setdefault("max_steps", max_steps)  # a truncation replays as one
+                out.histories[k] = h
         done = self.state[lanes]
         out.winners[games] = g.winners(done)
         out.win_reason[games] = g.win_reason(done)
@@ -235,6 +248,7 @@ def play_games(
     ask_forced: bool = False,
     progress: Callable[[int], Any] | None = None,
     game: str | Game = "noir",
+    record: int = 0,
 ) -> GameRecords:
     """Play every scheduled game (module docstring) and return what happened.
 
@@ -243,6 +257,9 @@ def play_games(
     its default). max_steps: decisions after which a game is truncated. slots: games played
     at once. ask_forced: also call the policies on decisions with one legal action.
     progress: called with the number of games just finished. game: a game name or `Game`.
+    record: keep the histories of the first `record` scheduled games (`histories`: their
+    seeds and every decision, which `noir_v1.replay` and `python -m train.replay` play
+    back); recording holds a [slots, max_steps] int16 trace while it plays.
     Raises ValueError for a bad schedule or a policy's bad or illegal answer.
     """
     game = get_game(game)
@@ -262,7 +279,8 @@ def play_games(
         turns=np.zeros(total, np.int32),
         truncated=np.zeros(total, np.bool_),
     )
-    box = _Lanes(game, min(slots, max(total, 1)), policies, ask_forced)
+    keep = min(as_count(record, "record"), total) if record else 0
+    box = _Lanes(game, min(slots, max(total, 1)), policies, ask_forced, max_steps if keep else 0)
     next_game = 0
     free = np.arange(box.size)
     while True:
@@ -273,7 +291,7 @@ def play_games(
             box.deal(take, games, seeds, lineups, rules, max_steps)
         ended = np.flatnonzero((box.status == L.ST_OVER) | (box.status == L.ST_TRUNCATED))
         if ended.size:
-            box.record(ended, out)
+            box.record(ended, out, keep, rules, seeds, max_steps)
             box.status[ended] = L.ST_IDLE
             if progress is not None:
                 progress(int(ended.size))

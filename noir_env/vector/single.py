@@ -38,11 +38,13 @@ class SingleSeatEnv(gymnasium.Env):
     preset name (None: the default). opponents: "random", a name for `agents.load`, a
     batched policy / callable act(obs, mask), or a mix {opponent: probability}.
     learner_seat: "random" or a seat. max_steps: decisions (all players) before truncation.
-    render_mode: None, "ansi" (render() returns the game as text from the learner's seat)
-    or "human" (prints it). game: a game name or `Game`.
+    render_mode: None, "ansi" (render() returns the game as text from the learner's seat),
+    "human" (prints it) or "rgb_array" (NOIR and District Noir: the board as a picture from
+    the spectator's view, uint8 [720, 1280, 3], for Gymnasium's `RecordVideo`; needs Pillow,
+    the `render` extra). game: a game name or `Game`.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
     final_keys: tuple[str, ...] = FINAL_KEYS  # the game's end, in the last step's info
 
     def __init__(
@@ -57,9 +59,10 @@ class SingleSeatEnv(gymnasium.Env):
         game: str | Game = "noir",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            # TypeError, as for an unknown keyword: SB3's make_vec_env asks for "rgb_array"
-            # and, on TypeError, makes the env again without a render mode
-            raise TypeError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            # TypeError, as for an unknown keyword: SB3's make_vec_env, asking for a render
+            # mode an env lacks, makes the env again without one on TypeError
+            modes = self.metadata["render_modes"]
+            raise TypeError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self.games = SingleSeatGames(
             1, num_players, rules, opponents, None, learner_seat, max_steps,
             autoreset=False, core_kwargs=core_kwargs, game=game,
@@ -106,14 +109,19 @@ class SingleSeatEnv(gymnasium.Env):
         """Opponents of the games dealt from now on."""
         self.games.set_opponents(opponents)
 
-    def render(self) -> str | None:
-        """The board as text from the learner's seat ("ansi"), or printed ("human")."""
+    def render(self) -> str | np.ndarray | None:
+        """The board as text from the learner's seat ("ansi"), printed ("human"), or as a
+        picture from the spectator's view ("rgb_array", `noir_env.picture`)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode")
             return None
         if self.games.state is None:
             raise ValueError("call reset() before render()")
         g = self.games
+        if self.render_mode == "rgb_array":
+            from ..picture import board  # Pillow is imported only here
+
+            return board(g.state, 0, None, rules_name=getattr(g.rules, "name", "") or "").rgb()
         text = self.game.render(g.state, 0, int(g.learner[0]), g.rules)
         if self.render_mode == "ansi":
             return text

@@ -153,6 +153,7 @@ def run_tournament(
     progress: bool = False,
     ratings: bool = True,
     game: str = "noir",
+    save_games: int = 0,
 ) -> TournamentResult:
     """Play a tournament (module docstring) and compute its statistics.
 
@@ -165,6 +166,9 @@ def run_tournament(
     decisions with one legal action too (District Noir's core takes those itself).
     progress: a tqdm progress bar. ratings: compute OpenSkill ratings. game: "noir",
     "district_noir" (two seats, alternated over the same deals) or any registered game.
+    save_games: keep the first `save_games` games of the schedule, each as a history (its
+    seed and every decision; `save` writes them to games/, `python -m train.replay` plays
+    them back and draws them).
     """
     spec = get_game(game)
     if num_players is None:
@@ -175,7 +179,8 @@ def run_tournament(
     bar = _progress_bar(schedule.seeds.size) if progress else None
     t0 = time.perf_counter()
     records = play_games(schedule.seeds, schedule.lineups, policies, rules_name, max_steps,
-                         slots, ask_forced, bar.update if bar else None, spec)  # fmt: skip
+                         slots, ask_forced, bar.update if bar else None, spec,
+                         save_games)  # fmt: skip
     seconds = time.perf_counter() - t0
     if bar:
         bar.close()

@@ -81,8 +81,9 @@ def _h2h_lines(result: TournamentResult) -> list[str]:
 
 
 def save(result: TournamentResult, out_dir: str | Path, plot: bool = True) -> dict[str, Path]:
-    """Write results.json, summary.csv, head_to_head.csv, games.csv and (plot=True)
-    win_rates.png under `out_dir`; return their paths by name."""
+    """Write results.json, summary.csv, head_to_head.csv, games.csv, (plot=True)
+    win_rates.png and the games kept with `run_tournament(save_games=K)` as
+    games/game_<index>.json under `out_dir`; return their paths by name."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
@@ -102,7 +103,20 @@ def save(result: TournamentResult, out_dir: str | Path, plot: bool = True) -> di
     if plot:
         paths["plot"] = out / "win_rates.png"
         plot_win_rates(result, paths["plot"])
+    for g, history in sorted(result.records.histories.items()):
+        paths[f"game_{g}"] = save_game(result, g, history, out / "games")
     return paths
+
+
+def save_game(result: TournamentResult, g: int, history: dict, folder: Path) -> Path:
+    """Write game g's history, with the entrant of each seat (`"players"`), as
+    folder/game_<g>.json; returns its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    seats = result.schedule.lineups[g]
+    players = [result.labels[int(k)] for k in seats[seats >= 0]]
+    path = folder / f"game_{g:05d}.json"
+    path.write_text(json.dumps({**history, "players": players}) + "\n")
+    return path
 
 
 def _cell(x: float) -> str:
