@@ -194,6 +194,15 @@ class Game(ABC):
 
         return GameAECEnv(self, num_players, rules, **kwargs)
 
+    def sample_hidden(self, state: State, seats: int | np.ndarray,
+                      seeds: int | np.ndarray | None = 0) -> State:  # fmt: skip
+        """A copy of `state` in which what `seats` cannot see (other hands, the draw pile's
+        order, future chance) is re-dealt as they could believe it to be; the same seeds
+        give the same deal (search agents' determinizations, OpenSpiel's
+        `resample_from_infostate`). A game without belief sampling raises
+        NotImplementedError naming itself."""
+        raise NotImplementedError(f"{self.title} has no belief sampling (Game.sample_hidden)")
+
     # --- written once from the above ------------------------------------------------------
     def clone(self, state: State) -> State:
         """An independent copy of a batch of states."""

@@ -18,6 +18,7 @@ from . import api, rollout, serialize
 from . import constants as C
 from . import spaces as dn_spaces
 from . import state as S
+from .belief import sample_hidden
 from .observe import write_observation
 
 
@@ -85,6 +86,9 @@ class DistrictNoirGame(CoreGame):
 
     def describe_illegal(self, state, game, action):
         return dn_spaces.describe_illegal(state, game, action)
+
+    def sample_hidden(self, state, seats, seeds=0):
+        return sample_hidden(state, seats, seeds)
 
     def render(self, state, game=0, seat=None, rules=None):
         from ..district_noir_v0 import render_table  # the table text lives with the AEC env
