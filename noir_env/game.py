@@ -67,6 +67,9 @@ class Game(ABC):
     seed_salt: int  # keys the engines' per-game draws (seat, opponent, random streams)
     kernels: GameKernels  # the per-game kernels the lockstep loops call
     elimination: bool  # whether a seat can leave the game before it ends
+    # state fields that hold what some seat cannot see (`sample_hidden` re-deals them; the
+    # rest of a state is public); `hand` rows are each seat's own. () : no hidden fields known
+    hidden_fields: tuple[str, ...] = ()
 
     # --- the batched core ---------------------------------------------------------------------
     @abstractmethod

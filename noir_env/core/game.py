@@ -50,6 +50,7 @@ class NoirGame(CoreGame):
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
     api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = True
+    hidden_fields = ("hand", "deck", "rng", "mask")  # R7.1; mask: the actor's, from its hand
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         players = self.default_players if num_players is None else num_players

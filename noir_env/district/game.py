@@ -51,6 +51,7 @@ class DistrictNoirGame(CoreGame):
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
     api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = False
+    hidden_fields = ("hand", "deck", "removed", "rng", "mask")  # DN5.3; mask: from the hand
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         self.player_counts(num_players)  # checks the count (always 2)
