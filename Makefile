@@ -9,6 +9,8 @@ STAMP_DEV := $(VENV)/.dev-installed
 STAMP_TRAIN := $(VENV)/.train-installed
 STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
+# OpenSpiel in the main venv: open-spiel 2.0.2 pins nothing the main venv's packages conflict with
+STAMP_OPENSPIEL := $(VENV)/.openspiel-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
 VENV_RLLIB := .venv-rllib
@@ -47,6 +49,10 @@ $(STAMP_RLLIB): pyproject.toml | $(BIN_RLLIB)/python
 # the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
 rllib: $(STAMP_RLLIB)
 
+$(STAMP_OPENSPIEL): pyproject.toml | $(BIN)/python
+	$(HEARTBEAT) $(BIN)/pip install -e ".[openspiel]"
+	touch $@
+
 $(STAMP_DOCS): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
@@ -57,9 +63,10 @@ demo: $(STAMP_TRAIN)
 # the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
 # docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
-# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores)
-test: $(STAMP_TRAIN) $(STAMP_DOCS) $(STAMP_RLLIB)
-	$(BIN)/python -m pytest
+# then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
+# NOIR_REQUIRE_OPENSPIEL: tests/openspiel fail rather than skip if pyspiel is missing
+test: $(STAMP_TRAIN) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
+	NOIR_REQUIRE_OPENSPIEL=1 $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib
 
@@ -71,7 +78,7 @@ docs: $(STAMP_DOCS)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_RLLIB)
+bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/aec.py
 	$(BIN)/python bench/vector.py

@@ -39,12 +39,19 @@ class SpielState(pyspiel.State):
                  length: int = 0) -> None:  # fmt: skip
         super().__init__(game)
         # only plain data in __dict__: OpenSpiel's Clone deep-copies it and Serialize pickles
-        # it (the game object itself cannot be pickled: it is sampled stochastic)
-        self.core_state = state  # the batch of one game; read it, do not step it
+        # it (the game object itself cannot be pickled: it is sampled stochastic). The game
+        # is kept as a plain structured array: a recarray's field lookups cost microseconds,
+        # and OpenSpiel asks for the current player many times a step
+        self._raw = np.ndarray.view(state, np.ndarray)
         self._length = length
         self._digests = [b""] * game.num_seats if digests is None else list(digests)
         if digests is None:
             self._observe_step(-1, -1)  # the deal: each seat's first observation
+
+    @property
+    def core_state(self) -> Any:
+        """The core's batch of one game (a view: read it, never step it)."""
+        return self._raw.view(np.recarray)
 
     @property
     def _game(self) -> SpielGame:
@@ -59,17 +66,17 @@ class SpielState(pyspiel.State):
         """The seat to act, or `pyspiel.PlayerId.TERMINAL`."""
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        return int(self.core_state.actor[0])
+        return int(self._raw["actor"][0])
 
     def is_terminal(self) -> bool:
         """Whether the game is over (or cut at `max_game_length` decisions: a draw)."""
-        return bool(self.core_state.actor[0] < 0) or self._length >= self._game.max_length
+        return bool(self._raw["actor"][0] < 0) or self._length >= self._game.max_length
 
     def _legal_actions(self, player: int) -> list[int]:
         """The core's legal actions of `player`, ascending (none for a seat not to act)."""
         if player != self.current_player():
             return []
-        return np.flatnonzero(self.core_state.mask[0]).tolist()
+        return np.flatnonzero(self._raw["mask"][0]).tolist()
 
     def _apply_action(self, action: int) -> None:
         """One decision of the current player: the core's compiled step (ValueError naming
@@ -77,7 +84,7 @@ class SpielState(pyspiel.State):
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the game is over: no action can be applied")
-        kv = self._core.kernel_view(self.core_state)
+        kv = self._core.kernel_view(self._raw)
         rewards = np.zeros((1, self._core.max_players), np.float32)
         done, illegal = np.zeros(1, np.bool_), np.zeros(1, np.bool_)
         self._core.kernels.step_one(kv, 0, int(action), rewards, done, illegal)
@@ -89,13 +96,18 @@ class SpielState(pyspiel.State):
     def _observe_step(self, seat: int, action: int) -> None:
         """Fold this step into every seat's observation digest: the public part of the
         state, the seat's own hand, and its own action when it acted."""
-        raw = self.core_state.view(np.uint8).reshape(-1)
-        public = raw[_public_index(self._game)].tobytes()
-        hands = self.core_state.hand[0]
-        own = [(action if q == seat else -1).to_bytes(4, "little", signed=True)
-               for q in range(len(self._digests))]  # fmt: skip
+        raw = self._raw.view(np.uint8).reshape(-1)
+        public = hashlib.blake2b(raw[_public_index(self._game)].tobytes(), digest_size=16)
+        step = public.digest()
+        hands = self._raw["hand"][0]
         self._digests = [
-            hashlib.blake2b(d + public + hands[q].tobytes() + own[q], digest_size=16).digest()
+            hashlib.blake2b(
+                d
+                + step
+                + hands[q].tobytes()
+                + (action if q == seat else -1).to_bytes(4, "little", signed=True),
+                digest_size=16,
+            ).digest()
             for q, d in enumerate(self._digests)
         ]
 
@@ -107,7 +119,7 @@ class SpielState(pyspiel.State):
         """The core's zero-sum outcome once the game is over; 0 each before, and after a cut
         at `max_game_length`."""
         n = self._game.num_seats
-        if self.core_state.actor[0] >= 0:
+        if self._raw["actor"][0] >= 0:
             return [0.0] * n
         # the core's outcome is float32; its values are 0 and +-1/k for k players at most,
         # restored exactly here so that the returns sum to zero in double precision too
