@@ -86,6 +86,7 @@ bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
 	$(BIN)/python bench/heuristic.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/training.py
+	$(BIN)/python bench/openspiel.py
 	$(BIN_RLLIB)/python bench/rllib.py
 
 bench-rllib: $(STAMP_RLLIB)

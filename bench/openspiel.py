@@ -25,11 +25,9 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
 
-import noir_env.openspiel as nos
 from agents import load
+from noir_env import core
 from train.tournament.statistics import wilson_interval
 
 SEED = 1000
@@ -52,8 +50,10 @@ class Seat:
                 f"{p95:.1f} | {ms.size} |")  # fmt: skip
 
 
-def openspiel_bot(game: pyspiel.Game, budget: int, seed: int) -> ismcts.ISMCTSBot:
+def openspiel_bot(game, budget: int, seed: int):
     """OpenSpiel's ISMCTSBot with random rollouts, seeded (its resampler too)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
     rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, budget,
                            random_state=np.random.RandomState(seed + 1))  # fmt: skip
@@ -71,6 +71,10 @@ def our_action(agent, state) -> int:
 
 
 def play_row(players: int, budget: int, games: int, rules: str) -> tuple[Seat, Seat]:
+    import pyspiel
+
+    import noir_env.openspiel as nos
+
     game = pyspiel.load_game("noir", {"players": players, "rules": rules})
     ours, theirs = Seat(f"ismcts budget={budget}"), Seat(f"OpenSpiel ISMCTSBot {budget} sims")
     for k in range(games):
@@ -114,7 +118,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1 or min(args.budgets) < 1:
         parser.error("--games and --budgets must be >= 1")
-    load("ismcts", budget=2).act_on_state(nos.deal(pyspiel.load_game("noir"), 0).core_state, [0])
+    try:
+        import noir_env.openspiel  # noqa: F401 - registers the games with pyspiel
+    except ImportError as err:
+        parser.exit(2, f"{err}\n")
+    load("ismcts", budget=2).act_on_state(core.init(1, 3, seeds=0), [0])  # compile first
     rows = []
     for budget in args.budgets:
         print(f"budget {budget}, {args.players} players, {args.games} games:", flush=True)
