@@ -1,7 +1,7 @@
 """Our `ismcts` agent against OpenSpiel's `ISMCTSBot` at equal simulations, on NOIR through
 `noir_env.openspiel` (docs/openspiel.md): win rates and milliseconds per decision.
 
-    python bench/openspiel.py                              # 3 players, 16 simulations, 6 games
+    python bench/openspiel.py                              # 3 players, 16 simulations, 12 games
     python bench/openspiel.py --budgets 16 64 --games 24 --players 4
 
 Each game seats one `ismcts` agent (`agents.load("ismcts", budget=B)`), one OpenSpiel
@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3, choices=range(3, 7))
     parser.add_argument("--budgets", type=int, nargs="+", default=[16],
                         help="simulations (rollouts) per decision, one row pair each")  # fmt: skip
-    parser.add_argument("--games", type=int, default=6, help="games per budget")
+    parser.add_argument("--games", type=int, default=12, help="games per budget")
     parser.add_argument("--rules", default="noirburg")
     args = parser.parse_args()
     if args.games < 1 or min(args.budgets) < 1:
