@@ -5,7 +5,9 @@ true state: it sees the hidden cards, so it only checks that the game runs under
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="pyspiel is not installed: pip install -e '.[openspiel]'")
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="pyspiel is not installed: pip install -e '.[openspiel]'"
+)
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
