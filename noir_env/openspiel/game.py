@@ -9,7 +9,7 @@ import pyspiel
 
 from ..game import Game, get_game
 from .observer import Observer
-from .state import SpielState
+from .state import SpielState, public_bytes
 
 GAMES = ("noir", "district_noir")  # OpenSpiel short names, the same as our registry's
 MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v1's max_steps (random 6-player games: ~1,700)
@@ -66,6 +66,7 @@ class SpielGame(pyspiel.Game):
         if self.max_length < 1:
             raise ValueError(f"max_game_length must be >= 1, got {self.max_length}")
         self.rng_seed = int(params["rng_seed"])
+        self.public_index = public_bytes(game, game.allocate(1))  # what every seat sees
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_actions,
             max_chance_outcomes=0,

@@ -97,7 +97,7 @@ class SpielState(pyspiel.State):
         """Fold this step into every seat's observation digest: the public part of the
         state, the seat's own hand, and its own action when it acted."""
         raw = self._raw.view(np.uint8).reshape(-1)
-        public = hashlib.blake2b(raw[_public_index(self._game)].tobytes(), digest_size=16)
+        public = hashlib.blake2b(raw[self._game.public_index].tobytes(), digest_size=16)
         step = public.digest()
         hands = self._raw["hand"][0]
         self._digests = [
@@ -133,7 +133,9 @@ class SpielState(pyspiel.State):
         from `probability_sampler` (a callable giving floats in [0, 1))."""
         seed = int(float(probability_sampler()) * 2**62)
         world = self._core.sample_hidden(self.core_state, int(player_id), seeds=[seed])
-        return SpielState(self._game, world, self._digests, self._length)
+        out = self.clone()  # the same actions so far (OpenSpiel's history), another deal
+        out._raw = np.ndarray.view(world, np.ndarray)
+        return out
 
     def observation(self, player: int) -> np.ndarray:
         """float32 [obs_size]: the core's observation of `player`."""
@@ -149,11 +151,3 @@ class SpielState(pyspiel.State):
 
     def __str__(self) -> str:
         return self.board(None)
-
-
-def _public_index(game: SpielGame) -> np.ndarray:
-    index = getattr(game, "_public_index", None)
-    if index is None:
-        index = public_bytes(game.core_game, game.core_game.allocate(1))
-        game._public_index = index
-    return index
