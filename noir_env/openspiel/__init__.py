@@ -21,9 +21,9 @@ The game type, and why:
   as explicit chance nodes would mean re-writing the rules around every draw, so there are
   none: `apply_action` may draw from the state's generator, `clone` copies it (a clone
   replays the same future chance for the same actions), and `resample_from_infostate`
-  re-deals it along with the hidden cards. A game's k-th `new_initial_state()` is dealt
-  with seed `rng_seed + k`, as OpenSpiel's stateful sampled-stochastic games advance their
-  generator; `noir_env.openspiel.deal(game, seed)` deals a given seed.
+  re-deals it along with the hidden cards. OpenSpiel's `clone` and deserialization start
+  every copy from `new_initial_state()`, so it always deals the game parameter `rng_seed`;
+  `noir_env.openspiel.deal(game, seed)` deals any other seed.
 - **Imperfect information**: the other hands and the order of the draw pile are hidden.
 - **Zero-sum, terminal rewards**: the core's outcome (NOIR: winners share +1 and losers
   -1, an eliminated player loses; District Noir: +1 / -1, 0 each in a draw). A game cut at
