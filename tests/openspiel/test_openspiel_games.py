@@ -61,6 +61,19 @@ def test_openspiel_random_simulation(name, params):
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize(("name", "params"), [("district_noir", {}), ("noir", {"players": 3})])
+def test_openspiel_python_game_simulation(name, params):
+    """OpenSpiel's Python simulation test (open_spiel/python/tests/games_sim_test.py): a
+    clone after every action continues the same, terminal states have no legal actions and
+    returns within the declared utilities. Its pickle and pyspiel serialization checks need
+    the game's generator state (see test_openspiel_random_simulation)."""
+    from open_spiel.python.tests import games_sim_test
+
+    check = games_sim_test.GamesSimTest("test_pig")  # any test name: sim_game is a helper
+    check.sim_game(pyspiel.load_game(name, params), check_pyspiel_serialization=False,
+                   check_pickle_serialization=False)  # fmt: skip
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_action_ids_names_and_state_are_the_cores(players):
     game = pyspiel.load_game("noir", {"players": players, "rng_seed": 7})
