@@ -11,6 +11,8 @@ STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
 # TextArena (noir_env.textarena, tests/test_textarena.py): its pins fit the main venv's
 STAMP_TEXTARENA := $(VENV)/.textarena-installed
+# OpenSpiel in the main venv: open-spiel 2.0.2 pins nothing the main venv's packages conflict with
+STAMP_OPENSPIEL := $(VENV)/.openspiel-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
 VENV_RLLIB := .venv-rllib
@@ -38,7 +40,7 @@ $(STAMP_TRAIN): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
-$(STAMP_TEXTARENA): pyproject.toml | $(BIN)/python
+$(STAMP_TEXTARENA): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train,textarena]"
 	touch $@
 
@@ -53,6 +55,10 @@ $(STAMP_RLLIB): pyproject.toml setup.py | $(BIN_RLLIB)/python
 # the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
 rllib: $(STAMP_RLLIB)
 
+$(STAMP_OPENSPIEL): pyproject.toml setup.py | $(BIN)/python
+	$(HEARTBEAT) $(BIN)/pip install -e ".[openspiel]"
+	touch $@
+
 $(STAMP_DOCS): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
@@ -64,13 +70,15 @@ demo: $(STAMP_TRAIN)
 # compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
 # docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
 # then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
-# TextArena is installed into the main venv: tests/test_textarena.py runs with the suite.
-# The replay viewer's tests open its pages in headless Chromium (tests/test_replay_viewer.py):
-# Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
-# browser a failure here, where a bare pytest elsewhere skips those tests
-test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_RLLIB)
+# TextArena and OpenSpiel are installed into the main venv: tests/test_textarena.py and
+# tests/openspiel run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if
+# pyspiel is missing). The replay viewer's tests open its pages in headless Chromium
+# (tests/test_replay_viewer.py): Debian's chromium is installed when missing, and
+# NOIR_REQUIRE_BROWSER=1 makes a missing browser a failure here, where a bare pytest
+# elsewhere skips those tests
+test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	NOIR_REQUIRE_BROWSER=1 $(BIN)/python -m pytest
+	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib
 
@@ -82,7 +90,7 @@ docs: $(STAMP_DOCS)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_RLLIB)
+bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/aec.py
 	$(BIN)/python bench/vector.py
@@ -90,6 +98,7 @@ bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_RLLIB)
 	$(BIN)/python bench/heuristic.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/training.py
+	$(BIN)/python bench/openspiel.py
 	$(BIN_RLLIB)/python bench/rllib.py
 
 bench-rllib: $(STAMP_RLLIB)

@@ -67,6 +67,9 @@ class Game(ABC):
     seed_salt: int  # keys the engines' per-game draws (seat, opponent, random streams)
     kernels: GameKernels  # the per-game kernels the lockstep loops call
     elimination: bool  # whether a seat can leave the game before it ends
+    # state fields that hold what some seat cannot see (`sample_hidden` re-deals them; the
+    # rest of a state is public); `hand` rows are each seat's own. () : no hidden fields known
+    hidden_fields: tuple[str, ...] = ()
 
     # --- the batched core ---------------------------------------------------------------------
     @abstractmethod
@@ -193,6 +196,15 @@ class Game(ABC):
         from .aec import GameAECEnv  # pettingzoo is imported only when an AEC env is made
 
         return GameAECEnv(self, num_players, rules, **kwargs)
+
+    def sample_hidden(self, state: State, seats: int | np.ndarray,
+                      seeds: int | np.ndarray | None = 0) -> State:  # fmt: skip
+        """A copy of `state` in which what `seats` cannot see (other hands, the draw pile's
+        order, future chance) is re-dealt as they could believe it to be; the same seeds
+        give the same deal (search agents' determinizations, OpenSpiel's
+        `resample_from_infostate`). A game without belief sampling raises
+        NotImplementedError naming itself."""
+        raise NotImplementedError(f"{self.title} has no belief sampling (Game.sample_hidden)")
 
     # --- written once from the above ------------------------------------------------------
     def clone(self, state: State) -> State:

@@ -14,8 +14,9 @@ from noir_env.core import constants as C
 from noir_env.core.rollout import random_playout
 from noir_env.core.serialize import state_from_dict
 from noir_env.core.validate import check_invariants
+from noir_env.game import get_game
 
-HIDDEN_FIELDS = ("hand", "deck", "rng", "mask")  # what a re-deal may change
+HIDDEN_FIELDS = get_game("noir").hidden_fields  # what a re-deal may change
 
 
 def played_positions(ask_all: bool) -> core.State:

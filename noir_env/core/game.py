@@ -17,6 +17,7 @@ from ..lockstep import GameKernels
 from . import api, rollout, serialize
 from . import constants as C
 from . import state as S
+from .belief import sample_hidden
 from .names import ACTION_NAMES, OBS_SIZE, OBS_SLICES, describe_illegal, observation_high
 from .observe import write_observation
 from .rules import PRESETS, Rules, get_rules
@@ -49,6 +50,7 @@ class NoirGame(CoreGame):
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
     api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = True
+    hidden_fields = ("hand", "deck", "rng", "mask")  # R7.1; mask: the actor's, from its hand
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         players = self.default_players if num_players is None else num_players
@@ -79,6 +81,9 @@ class NoirGame(CoreGame):
 
     def describe_illegal(self, state, game, action):
         return describe_illegal(state, game, action)
+
+    def sample_hidden(self, state, seats, seeds=0):
+        return sample_hidden(state, seats, seeds)
 
     def render(self, state, game=0, seat=None, rules=None):
         from ..render import render_board  # the board as noir_v1 shows it

@@ -18,6 +18,7 @@ from . import api, rollout, serialize
 from . import constants as C
 from . import spaces as dn_spaces
 from . import state as S
+from .belief import sample_hidden
 from .observe import write_observation
 
 
@@ -50,6 +51,7 @@ class DistrictNoirGame(CoreGame):
     kernels = GameKernels(api.step_one, write_observation, seat_alive)
     api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = False
+    hidden_fields = ("hand", "deck", "removed", "rng", "mask")  # DN5.3; mask: from the hand
 
     def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
         self.player_counts(num_players)  # checks the count (always 2)
@@ -85,6 +87,9 @@ class DistrictNoirGame(CoreGame):
 
     def describe_illegal(self, state, game, action):
         return dn_spaces.describe_illegal(state, game, action)
+
+    def sample_hidden(self, state, seats, seeds=0):
+        return sample_hidden(state, seats, seeds)
 
     def render(self, state, game=0, seat=None, rules=None):
         from ..district_noir_v0 import render_table  # the table text lives with the AEC env

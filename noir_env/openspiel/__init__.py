@@ -1,0 +1,57 @@
+"""NOIR and District Noir as OpenSpiel games (`pip install "noir_env[openspiel]"`).
+
+    import pyspiel
+    import noir_env.openspiel  # registers "noir" and "district_noir" with pyspiel
+
+    game = pyspiel.load_game("noir", {"players": 4, "rules": "noirbrough"})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+
+Importing this module registers both games with `pyspiel.register_game`; `import noir_env`
+never imports it (nor pyspiel). Each OpenSpiel state wraps a batch of one game of the
+batched core (`noir_env.game.Game`): legal actions, steps, observations, strings, returns
+and belief sampling are the core's own, and no rule is written here. Action ids are the
+core's ids and `action_to_string` gives the core's stable action names.
+
+The game type, and why:
+- **Sequential**, one player acts at a time (NOIR's out-of-turn reactions included: the
+  core names the seat asked, as the AEC env's `agent_selection` does).
+- **Sampled stochastic.** The core draws its chance events (the deal, dice, reshuffles)
+  from a generator inside each game's state, seeded when the game is dealt. Exposing them
+  as explicit chance nodes would mean re-writing the rules around every draw, so there are
+  none: `apply_action` may draw from the state's generator, `clone` copies it (a clone
+  replays the same future chance for the same actions), and `resample_from_infostate`
+  re-deals it along with the hidden cards. OpenSpiel's `clone` and deserialization start
+  every copy from `new_initial_state()`, so it always deals the game parameter `rng_seed`;
+  `noir_env.openspiel.deal(game, seed)` deals any other seed.
+- **Imperfect information**: the other hands and the order of the draw pile are hidden.
+- **Zero-sum, terminal rewards**: the core's outcome (NOIR: winners share +1 and losers
+  -1, an eliminated player loses; District Noir: +1 / -1, 0 each in a draw). A game cut at
+  `max_game_length` decisions is a draw (every return 0), as `noir_v1`'s truncation.
+
+Strings and tensors: `observation_tensor` is the core's observation of the player (the
+float32 vector the agents read; `observation_tensor_layout` has its named parts),
+`observation_string` the renderer's board from the player's view (`Game.render`).
+`information_state_string` is perfect recall: that board plus a digest of everything the
+player has observed, step by step (each step's public part of the state and the player's own
+hand, and the player's own actions), so two histories the player can tell apart never share
+a string. There is no `information_state_tensor`: the core's observation is a summary of the
+present, not of the history, and offering it as the information state would claim perfect
+recall it does not have (`provides_information_state_tensor` is False).
+"""
+
+from __future__ import annotations
+
+try:
+    import pyspiel  # noqa: F401 - the error below names the extra
+except ImportError as err:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "noir_env.openspiel needs OpenSpiel: pip install 'noir_env[openspiel]'"
+    ) from err
+
+from .game import GAMES, SpielGame, deal, register_games
+from .state import SpielState
+
+register_games()
+
+__all__ = ["GAMES", "SpielGame", "SpielState", "deal", "register_games"]
