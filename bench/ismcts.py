@@ -31,7 +31,8 @@ SEED = 1000
 
 
 def row(label: str, agent, n: int, games: int) -> None:
-    result = play_search_games(agent, "heuristic", num_players=n, games=games, seed=SEED)
+    result = play_search_games(agent, "heuristic", num_players=n, games=games, seed=SEED,
+                               progress=True)  # fmt: skip
     rate, low, high = result.win_rate()
     stats = getattr(agent, "stats", None)
     extra = "| - | - | - |"

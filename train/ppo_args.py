@@ -32,8 +32,14 @@ class Args:
     rules: str = ""
     """rules preset (NOIR: noirburg, the printed rulebook, noirbrough or original); empty:
     the game's default"""
-    league: str = "random:0.3,self:0.7"
-    """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner"""
+    league: str = (
+        "heuristic-v1:0.3,heuristic:0.2,heuristic-aggressive:0.05,heuristic-economic:0.05,"
+        "style-rusher:0.06,style-turtle:0.06,style-hoarder:0.06,style-racer:0.06,"
+        "style-bully:0.06,random:0.1"
+    )
+    """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner.
+    The default is every bundled scripted baseline (compiled, so training runs at full
+    speed; snapshots cost torch inference at every opponent decision)"""
     prior: str = ""
     """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
     prior's choice gets a learned bonus, so the policy starts as that agent and learns where

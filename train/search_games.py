@@ -90,10 +90,12 @@ def play_search_games(
     rules: str = "noirburg",
     max_steps: int = 10_000,
     slots: int = 2048,
+    progress: bool = False,
 ) -> SearchGamesResult:
     """Play `games` games of `num_players`: `searcher` (a search agent with `act_on_state`,
     or a batched agent) in one seat, `opponent` (an agent object, or an agent name, then
-    loaded with `seed`) in the others; `max_steps` and `slots` are the arena's.
+    loaded with `seed`) in the others; `max_steps` and `slots` are the arena's; `progress`
+    shows a bar of games played (a search game takes seconds).
     Raises ValueError for an agent without the needed method or a bad count."""
     game = get_game("noir")
     if isinstance(opponent, str):
@@ -117,9 +119,18 @@ def play_search_games(
     lineups[:, :num_players] = 1
     lineups[np.arange(games), seat] = 0
     start = time.perf_counter()
-    records = play_games(seed + np.arange(games), lineups,
-                         [measured, field], rules, max_steps,
-                         slots, game=game)  # fmt: skip
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", desc=f"{num_players}p", smoothing=0.1)
+    try:
+        records = play_games(seed + np.arange(games), lineups,
+                             [measured, field], rules, max_steps,
+                             slots, progress=bar.update if bar else None, game=game)  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
     winners = records.winners.astype(np.float64)
     share = winners[np.arange(games), seat] / np.maximum(winners.sum(axis=1), 1.0)
     return SearchGamesResult(
