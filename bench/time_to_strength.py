@@ -58,12 +58,21 @@ def train_until(target: float, max_minutes: float, eval_interval: int, eval_game
 
 
 def _warm_up(args: Args) -> float:
-    """Compile the kernels and measure train.ppo's decisions per second (2 updates)."""
-    steps = 2 * args.num_envs * args.num_steps
-    t0 = time.perf_counter()
-    train(Args(run_name=RUN + "_warmup", total_steps=steps, eval_games=0, progress=False))
-    shutil.rmtree(Path("runs") / (RUN + "_warmup"), ignore_errors=True)
-    return steps / (time.perf_counter() - t0)
+    """Compile the kernels, then measure train.ppo's decisions per second in steady state: two
+    timed runs of 2 and 6 updates, whose difference cancels what a run spends before its
+    first update (loading the league's agents, building the games)."""
+    batch = args.num_envs * args.num_steps
+
+    def run(updates: int) -> float:
+        t0 = time.perf_counter()
+        train(Args(run_name=RUN + "_warmup", total_steps=updates * batch, eval_games=0,
+                   progress=False))  # fmt: skip
+        shutil.rmtree(Path("runs") / (RUN + "_warmup"), ignore_errors=True)
+        return time.perf_counter() - t0
+
+    run(2)  # compiles and caches the kernels
+    short, long = run(2), run(6)
+    return 4 * batch / max(long - short, 1e-3)
 
 
 def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
