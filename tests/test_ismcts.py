@@ -77,8 +77,8 @@ def test_bad_options_and_games_are_named():
     with pytest.raises(ValueError, match="style"):
         agents.load("ismcts", style="sneaky")
     with pytest.raises(ValueError, match="halving works at the root alone"):
-        agents.load("ismcts", depth=3)
-    agents.load("ismcts", depth=3, halving=False)  # a tree below the root: an even spread
+        agents.load("ismcts", depth=3, halving=True)
+    agents.load("ismcts", depth=3)  # a tree below the root: an even spread
     s = core.init(2, 3, seeds=0)
     agent = agents.load("ismcts", **FAST)
     with pytest.raises(ValueError, match="games must index"):
@@ -138,7 +138,7 @@ def test_halving_spends_the_budget_and_keeps_the_heuristics_choice_to_the_end():
     wide = [g for g in range(16) if legal[g] >= 6][:3]
     assert wide, "no position with six legal actions"
     for g in wide:
-        agent = ISMCTSAgent(seed=1, budget=120, horizon=2)
+        agent = ISMCTSAgent(seed=1, budget=120, horizon=2, halving=True)
         seen = []
         inner = agent._iterate
 
