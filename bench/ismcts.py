@@ -68,18 +68,23 @@ def main() -> None:
     parser.add_argument("--no-reference", action="store_true",
                         help="budget table without the heuristic's reference row")  # fmt: skip
     parser.add_argument("--time-ms", type=float, default=30.0, help="rollout table's budget")
+    parser.add_argument("--halving", action="store_true",
+                        help="budget and players rows with sequential halving")  # fmt: skip
     args = parser.parse_args()
+    halving = {"halving": True} if args.halving else {}
+    label = ", halving" if args.halving else ""
     warm_up()
     header()
     if args.only in (None, "budget"):
         if not args.no_reference:
             row("heuristic (no search)", load("heuristic", seed=1), 4, args.games)
         for budget in args.budgets:
-            row(f"ismcts budget={budget}", ISMCTSAgent(seed=0, budget=budget), 4, args.games)
+            agent = ISMCTSAgent(seed=0, budget=budget, **halving)
+            row(f"ismcts budget={budget}{label}", agent, 4, args.games)
     if args.only in (None, "players"):
         for n in args.players:
-            agent = ISMCTSAgent(seed=0, budget=args.budget)
-            row(f"ismcts budget={args.budget}", agent, n, args.games)
+            agent = ISMCTSAgent(seed=0, budget=args.budget, **halving)
+            row(f"ismcts budget={args.budget}{label}", agent, n, args.games)
     if args.only in (None, "rollout"):
         for rollout in ("heuristic", "random"):
             agent = ISMCTSAgent(seed=0, budget=10**6, time_ms=args.time_ms, rollout=rollout)
