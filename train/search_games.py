@@ -71,6 +71,8 @@ class _Clock:
     def __init__(self, decide: Any):
         self.decide = decide
         self.decisions, self.seconds, self.cpu_seconds = 0, 0.0, 0.0
+        self.bar: Any = None  # a tqdm bar of games whose postfix counts the decisions
+        self._shown = 0.0
 
     def __call__(self, first: Any, second: np.ndarray) -> Any:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -78,6 +80,10 @@ class _Clock:
         self.seconds += time.perf_counter() - t0
         self.cpu_seconds += time.process_time() - c0
         self.decisions += len(second)  # the mask's or the games' rows: one per decision
+        if self.bar is not None and time.perf_counter() - self._shown > 2.0:
+            # the games run side by side and end together: the decisions show the progress
+            self._shown = time.perf_counter()
+            self.bar.set_postfix(decisions=self.decisions)
         return actions
 
 
@@ -124,6 +130,7 @@ def play_search_games(
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", desc=f"{num_players}p", smoothing=0.1)
+        clock.bar = bar
     try:
         records = play_games(seed + np.arange(games), lineups,
                              [measured, field], rules, max_steps,
