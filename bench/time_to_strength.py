@@ -78,6 +78,7 @@ def _warm_up(args: Args) -> float:
 def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
     """MaskablePPO against `OPPONENT` for `seconds` of training, then its greedy win rate:
     a dict put on the queue `out` (run in a process of its own by --concurrent)."""
+    _exit_with_parent()
     threads = Args().threads  # train.ppo's torch threads for both trainers: a fair race
     train_sb3(2048, 16, 128, run_name=None, threads=threads)  # warm-up outside the clock
     model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=seed,
@@ -86,6 +87,22 @@ def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
     print(f"MaskablePPO after {seconds / 60:.1f} min of training ({int(sps * seconds):,} "
           f"decisions): {rate:.1%} of {eval_games} games", flush=True)  # fmt: skip
     out.put({"seconds": seconds, "steps": int(sps * seconds), "rate": rate})
+
+
+def _exit_with_parent() -> None:
+    """In the --concurrent rival: end this process when the bench that started it is gone
+    (killed, say), rather than train on as an orphan that halves the next run's speed."""
+    import os
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(2.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def main(argv: list[str] | None = None) -> None:
