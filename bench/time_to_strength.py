@@ -78,7 +78,6 @@ def _warm_up(args: Args) -> float:
 def maskable_ppo_for(seconds: float, eval_games: int, seed: int, out) -> None:
     """MaskablePPO against `OPPONENT` for `seconds` of training, then its greedy win rate:
     a dict put on the queue `out` (run in a process of its own by --concurrent)."""
-    _exit_with_parent()
     threads = Args().threads  # train.ppo's torch threads for both trainers: a fair race
     train_sb3(2048, 16, 128, run_name=None, threads=threads)  # warm-up outside the clock
     model, sps = train_sb3(10**12, 16, 128, players=4, opponents=OPPONENT, seed=seed,
@@ -105,6 +104,12 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _rival(seconds: float, eval_games: int, seed: int, out) -> None:
+    """--concurrent's second process: MaskablePPO, ending with the bench."""
+    _exit_with_parent()
+    maskable_ppo_for(seconds, eval_games, seed, out)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--target", type=float, default=0.35, help="win rate to reach (0..1)")
@@ -127,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
 
         ctx = multiprocessing.get_context("spawn")  # no forked numba or torch state
         queue = ctx.Queue()
-        rival = ctx.Process(target=maskable_ppo_for,
+        rival = ctx.Process(target=_rival,
                             args=(a.max_minutes * 60, a.eval_games, a.seed, queue))  # fmt: skip
         rival.start()
         print(f"MaskablePPO: training {a.max_minutes:g} min against {OPPONENT} at the same "
