@@ -70,20 +70,31 @@ def main() -> None:
     parser.add_argument("--time-ms", type=float, default=30.0, help="rollout table's budget")
     parser.add_argument("--halving", action="store_true",
                         help="budget and players rows with sequential halving")  # fmt: skip
+    parser.add_argument("--set", nargs="+", default=[], metavar="OPTION=NUMBER",
+                        help="budget and players rows with search options, e.g. z=0.5")  # fmt: skip
     args = parser.parse_args()
-    halving = {"halving": True} if args.halving else {}
-    label = ", halving" if args.halving else ""
+    options: dict = {"halving": True} if args.halving else {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name not in SearchConfig.__dataclass_fields__ or not value:
+            parser.error(f"--set {item!r}: expected OPTION=NUMBER, OPTION one of "
+                         f"{sorted(SearchConfig.__dataclass_fields__)}")  # fmt: skip
+        try:
+            options[name] = int(value) if value.lstrip("-").isdigit() else float(value)
+        except ValueError:
+            parser.error(f"--set {item!r}: {value!r} is not a number")
+    label = "".join(f", {k}={v}" for k, v in options.items())
     warm_up()
     header()
     if args.only in (None, "budget"):
         if not args.no_reference:
             row("heuristic (no search)", load("heuristic", seed=1), 4, args.games)
         for budget in args.budgets:
-            agent = ISMCTSAgent(seed=0, budget=budget, **halving)
+            agent = ISMCTSAgent(seed=0, budget=budget, **options)
             row(f"ismcts budget={budget}{label}", agent, 4, args.games)
     if args.only in (None, "players"):
         for n in args.players:
-            agent = ISMCTSAgent(seed=0, budget=args.budget, **halving)
+            agent = ISMCTSAgent(seed=0, budget=args.budget, **options)
             row(f"ismcts budget={args.budget}{label}", agent, n, args.games)
     if args.only in (None, "rollout"):
         for rollout in ("heuristic", "random"):
