@@ -1,6 +1,6 @@
-"""Masked PPO with a self-play league on the batched vector env of any game (CleanRL style:
-`train()` reads top to bottom in named steps; every knob a researcher turns is a field of
-`Args`).
+"""Masked PPO with a league of opponents (scripted baselines, snapshots of itself) on the
+batched vector env of any game (CleanRL style: `train()` reads top to bottom in named steps;
+every knob a researcher turns is a field of `Args`).
 
     python -m train.ppo --total-steps 2000000 --num-envs 256 --run-name my_run
     python -m train.ppo --game district_noir --run-name dn --total-steps 300000
