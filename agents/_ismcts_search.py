@@ -25,7 +25,9 @@ from noir_env.core.observe import OBS_SIZE, write_observation
 from noir_env.core.refcount import borrowed
 from noir_env.core.rules import rules_of
 
-from ._heuristic_policy import decide
+# the current `heuristic` (agents/heuristic.py): its kernel and its weights (`STYLES`), the
+# model of every other seat and the root's default choice
+from ._heuristic2_policy import decide
 
 FIRST, SIBLING, ACTION, VISITS, AVAIL = range(5)
 NODE_FIELDS = 5

@@ -190,3 +190,30 @@ def test_search_games_are_a_function_of_the_seeds():
     assert (stats_a.rollouts, stats_a.overrides) == (stats_b.rollouts, stats_b.overrides)
     assert len(stats_a.search_cpu) == stats_a.searched
     assert 0 < stats_a.search_cpu_ms_quantile(0.5) <= stats_a.search_cpu_ms_quantile(0.95)
+
+
+def test_the_default_choice_and_the_rollouts_are_todays_heuristic():
+    """The root's default (the action the paired test must beat) and the model of every
+    other seat are the `heuristic` agent's kernel with its weights: on mid-game positions the
+    default is the agent's own choice wherever it is not a near-tie (the agent's tie-break
+    noise differs), and far from the first heuristic's."""
+    from agents._ismcts_search import rollout_choice
+    from noir_env.core.state import kernel_view
+
+    s = core.init(96, 4, "noirburg", seeds=70)
+    for k in range(96):
+        part = core.take(s, k)
+        random_playout(part, seed=100 + k, max_steps=10 + 3 * k, parallel=False)
+        s[k] = part[0]
+    mask = core.legal_action_mask(s)
+    live = np.flatnonzero((core.current_player(s) >= 0) & (mask.sum(axis=1) >= 2))
+    actor = core.current_player(s)
+    obs = np.concatenate([core.observe(core.take(s, g), actor[g]) for g in live])
+    search = ISMCTSAgent(seed=0)
+    default = np.array([rollout_choice(kernel_view(core.take(s, g)), search._weights, 0.5)
+                        for g in live])  # fmt: skip
+    agree = {name: np.mean(agents.load(name, seed=0).act(obs, mask[live]) == default)
+             for name in ("heuristic", "heuristic-v1")}  # fmt: skip
+    assert len(live) >= 60
+    assert agree["heuristic"] >= 0.9, agree
+    assert agree["heuristic-v1"] < agree["heuristic"] - 0.1, agree
