@@ -75,9 +75,10 @@ MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (t
 class SearchConfig:
     """What one decision's search may spend and how it values a position."""
 
-    # rollouts per decision (at least one per root action). 300: about 60 ms a decision on
-    # one core, 95% of them under 100 ms (400 took 76 ms, 5% over 116 ms; docs/ISMCTS.md)
-    budget: int = 300
+    # rollouts per decision (at least one per root action). 200: about 51 ms a decision on
+    # one core at 4 players, 95% of them under 81 ms, and 71.0% of 4-player games against
+    # three heuristics (300: 78 ms, 5% over 121 ms, 73.0%; docs/ISMCTS.md)
+    budget: int = 200
     time_ms: float | None = None  # also stop after this many milliseconds (checked per chunk)
     rollout: str = "heuristic"  # rollout policy: "heuristic" or "random"
     horizon: int = 8  # turns a rollout plays before it is evaluated (0: to the end)
@@ -88,8 +89,7 @@ class SearchConfig:
     # sequential halving (Karnin, Koren and Somekh 2013) of the root actions at depth 1: the
     # budget in rounds, the worse half dropped after each (never the heuristic's choice), so
     # the last candidates are compared on more common worlds than an even spread gives. Off
-    # by default: at 4 players and 300 rollouts it won 43.5% [36.8, 50.4] of 200 games
-    # against three heuristics, the even spread 42.5% [35.9, 49.4] (docs/ISMCTS.md)
+    # by default: no gain measured at 4 players and 300 rollouts (docs/ISMCTS.md)
     halving: bool = False
 
     def check(self) -> None:
