@@ -198,6 +198,7 @@ def test_the_default_choice_and_the_rollouts_are_todays_heuristic():
     default is the agent's own choice wherever it is not a near-tie (the agent's tie-break
     noise differs), and far from the first heuristic's."""
     from agents._ismcts_search import rollout_choice
+    from agents.heuristic import STYLES
     from noir_env.core.state import kernel_view
 
     s = core.init(96, 4, "noirburg", seeds=70)
@@ -205,12 +206,11 @@ def test_the_default_choice_and_the_rollouts_are_todays_heuristic():
         part = core.take(s, k)
         random_playout(part, seed=100 + k, max_steps=10 + 3 * k, parallel=False)
         s[k] = part[0]
-    mask = core.legal_action_mask(s)
-    live = np.flatnonzero((core.current_player(s) >= 0) & (mask.sum(axis=1) >= 2))
-    actor = core.current_player(s)
+    mask, actor = core.legal_action_mask(s), core.current_player(s)
+    live = np.flatnonzero((actor >= 0) & (mask.sum(axis=1) >= 2))
     obs = np.concatenate([core.observe(core.take(s, g), actor[g]) for g in live])
-    search = ISMCTSAgent(seed=0)
-    default = np.array([rollout_choice(kernel_view(core.take(s, g)), search._weights, 0.5)
+    weights = STYLES["balanced"].weights()  # the weights the search is given by default
+    default = np.array([rollout_choice(kernel_view(core.take(s, g)), weights, 0.5)
                         for g in live])  # fmt: skip
     agree = {name: np.mean(agents.load(name, seed=0).act(obs, mask[live]) == default)
              for name in ("heuristic", "heuristic-v1")}  # fmt: skip
