@@ -75,6 +75,11 @@ class FitArgs:
     label_runs: str = ""
     """comma list of runs whose labels/ to fit on (several labelling processes); empty:
     this run's"""
+    min_gain: float = 0.05
+    """an override of the policy counts as a label only where the search's mean value of its
+    choice beats that of the policy's by this much (win share, 0..1); elsewhere the label
+    is the policy's own choice. The paired test's overrides at 200 rollouts are often within
+    noise, which a network cannot learn and only learns to be unsure from"""
     epochs: int = 8
     """passes over the training positions (the best epoch on held-out positions is kept)"""
     learning_rate: float = 1e-4
@@ -198,6 +203,7 @@ class Positions:
     label_pos: torch.Tensor
     prior_pos: torch.Tensor
     played_pos: torch.Tensor
+    value: torch.Tensor  # float32 [rows, K]: the search's mean value of each legal action
 
     def __len__(self) -> int:
         return self.legal.shape[0]
@@ -211,30 +217,38 @@ class Positions:
         return torch.from_numpy(x)
 
 
-def load_positions(folders: list[Path]) -> Positions:
-    """Every shard of the folders (numpy arrays only: no code is run) as one Positions."""
+def load_positions(folders: list[Path], min_gain: float = 0.0) -> Positions:
+    """Every shard of the folders (numpy arrays only: no code is run) as one Positions; an
+    override whose value gain is below `min_gain` is replaced by the played action."""
     files = [f for folder in folders for f in sorted(folder.glob("shard_*.npz"))]
     folder = ", ".join(str(f) for f in folders)
     if not files:
         raise ValueError(f"no label shards in {folder} (run `python -m train.distill label`)")
     parts = [dict(np.load(f, allow_pickle=False)) for f in files]
-    indptr, cols, vals, legal_rows = [0], [], [], []
+    indptr, cols, vals, legal_rows, value_rows = [0], [], [], [], []
     label, prior, played = [], [], []
     for p in parts:
         cs, ls = p["columns_start"], p["legal_start"]
+        chosen = p["label"].copy()
         for r in range(p["label"].shape[0]):
             cols.append(p["columns"][cs[r] : cs[r + 1]])
             vals.append(p["values"][cs[r] : cs[r + 1]])
             indptr.append(indptr[-1] + cs[r + 1] - cs[r])
-            legal_rows.append(p["legal"][ls[r] : ls[r + 1]])
-        label.append(p["label"])
+            legal, value = p["legal"][ls[r] : ls[r + 1]], p["value"][ls[r] : ls[r + 1]]
+            legal_rows.append(legal)
+            value_rows.append(value)
+            gain = value[legal == chosen[r]].sum() - value[legal == p["played"][r]].sum()
+            if gain < min_gain:
+                chosen[r] = p["played"][r]
+        label.append(chosen)
         prior.append(p["prior"])
         played.append(p["played"])
     width = max(len(r) for r in legal_rows)
     legal = np.zeros((len(legal_rows), width), np.int64)
     valid = np.zeros((len(legal_rows), width), bool)
+    value = np.zeros((len(legal_rows), width), np.float32)
     for k, r in enumerate(legal_rows):
-        legal[k, : len(r)], valid[k, : len(r)] = r, True
+        legal[k, : len(r)], valid[k, : len(r)], value[k, : len(r)] = r, True, value_rows[k]
 
     def pos(actions: list[np.ndarray]) -> torch.Tensor:
         a = np.concatenate(actions)
@@ -245,7 +259,8 @@ def load_positions(folders: list[Path]) -> Positions:
 
     return Positions(np.asarray(indptr, np.int64), np.concatenate(cols),
                      np.concatenate(vals).astype(np.float32), torch.from_numpy(legal),
-                     torch.from_numpy(valid), pos(label), pos(prior), pos(played))  # fmt: skip
+                     torch.from_numpy(valid), pos(label), pos(prior), pos(played),
+                     torch.from_numpy(value))  # fmt: skip
 
 
 def fit(args: FitArgs) -> Path:
@@ -257,14 +272,17 @@ def fit(args: FitArgs) -> Path:
     torch.manual_seed(args.seed)
     run_dir = Path("runs") / args.run_name
     runs = [r.strip() for r in args.label_runs.split(",") if r.strip()] or [args.run_name]
-    data = load_positions([Path("runs") / r / "labels" for r in runs])
+    data = load_positions([Path("runs") / r / "labels" for r in runs], args.min_gain)
     net = load(args.policy).net
     net.train()
     obs_size = net.config["obs_size"]
     order = np.random.default_rng(args.seed).permutation(len(data))
     n_hold = max(1, int(len(data) * args.holdout))
     held, train_rows = order[:n_hold], order[n_hold:]
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    # the prior's bonus stays as trained: one scalar that every label away from the prior
+    # pulls down, which would make every decision less sure and flip near-ties at random
+    trained = [p for name, p in net.named_parameters() if name != "prior_weight"]
+    optimizer = torch.optim.Adam(trained, lr=args.learning_rate)
     best = (_held_out(net, data, held, obs_size), -1, _weights(net))
     overridden = (data.label_pos != data.played_pos).float().mean().item()
     print(f"{len(data):,} positions ({overridden:.1%} overridden by the search), "
@@ -293,7 +311,8 @@ def fit(args: FitArgs) -> Path:
 
 
 def _loss(net, data: Positions, rows: np.ndarray, obs_size: int):
-    """(cross-entropy of the labels, agreement with them, agreement where they override)."""
+    """(cross-entropy of the labels, agreement with them, agreement where they override,
+    the search's value of the net's choice minus that of the policy's)."""
     x = data.dense(rows, obs_size)
     columns = (x.amax(0) > 0).nonzero().squeeze(1)
     legal, valid = data.legal[rows], data.valid[rows]
@@ -305,20 +324,33 @@ def _loss(net, data: Positions, rows: np.ndarray, obs_size: int):
     loss = torch.nn.functional.cross_entropy(logits, target)
     hit = logits.argmax(1) == target
     over = target != data.played_pos[rows]
-    return loss, hit.float().mean(), hit[over].float().mean() if over.any() else torch.nan
+    value = data.value[rows]
+    gain = value.gather(1, logits.argmax(1)[:, None]) - value.gather(1, data.played_pos[rows, None])
+    return (
+        loss,
+        hit.float().mean(),
+        hit[over].float().mean() if over.any() else torch.nan,
+        gain.mean(),
+    )
 
 
 @torch.no_grad()
 def _held_out(net, data: Positions, rows: np.ndarray, obs_size: int) -> dict[str, float]:
     net.eval()
-    loss, agree, agree_over = _loss(net, data, rows, obs_size)
+    loss, agree, agree_over, gain = _loss(net, data, rows, obs_size)
     net.train()
-    return {"loss": float(loss), "agree": float(agree), "agree_overrides": float(agree_over)}
+    return {
+        "loss": float(loss),
+        "agree": float(agree),
+        "agree_overrides": float(agree_over),
+        "gain": float(gain),
+    }
 
 
 def _report(score: dict[str, float]) -> str:
     return (f"held-out loss {score['loss']:.4f}, agrees with the search on {score['agree']:.1%}"
-            f" ({score['agree_overrides']:.1%} where it overrode the policy)")  # fmt: skip
+            f" ({score['agree_overrides']:.1%} where it overrode the policy), value gain "
+            f"{score['gain'] * 1000:+.2f} per mille")  # fmt: skip
 
 
 def _weights(net) -> dict[str, torch.Tensor]:
