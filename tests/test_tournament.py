@@ -290,19 +290,24 @@ def test_a_search_agent_plays_through_its_state_hook_on_a_copy():
                        num_players=3, games=3)  # fmt: skip
 
 
-def test_ismcts_plays_tournaments_and_matches_deterministically():
+def test_ismcts_plays_tournaments_and_matches_deterministically(capsys):
     """IS-MCTS at a tiny budget beside batched agents: the games finish, its seat is
     searched, and the same seed gives the same games."""
     import agents
     from train.match import play
 
-    def tournament():
+    def tournament(progress=False):
         searcher = agents.load("ismcts", budget=4, horizon=2, seed=0)
         result = run_tournament({"ismcts": searcher, "heuristic": "heuristic", "random": "random"},
-                                num_players=3, games=3, seed=11, ratings=False)  # fmt: skip
+                                num_players=3, games=3, seed=11, ratings=False,
+                                progress=progress)  # fmt: skip
         return result, searcher.stats
 
-    (a, stats), (b, _) = tournament(), tournament()
+    (a, stats) = tournament()
+    assert "search_decisions=" not in capsys.readouterr().err
+    # with a bar, it counts the search's decisions (the games end together, minutes in)
+    (b, _) = tournament(progress=True)
+    assert "search_decisions=" in capsys.readouterr().err
     assert not a.records.truncated.any() and stats.searched > 0
     assert a.labels[0] == "ismcts" and a.summary[0]["games"] == 3
     for field in ("winners", "scores", "out_at", "length"):

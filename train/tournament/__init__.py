@@ -49,6 +49,7 @@ same agents, seed and options, same numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -58,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from noir_env.game import Game, game_names, get_game
-from noir_env.vector.arena import GameRecords, play_games
+from noir_env.vector.arena import ArenaPolicy, GameRecords, play_games
 
 from .entrants import label_of, parse_agent_spec, resolve_entrants
 from .report import GAME_COLUMNS, format_tables, game_rows, load_results, plot_win_rates, save
@@ -177,6 +178,8 @@ def run_tournament(
     labels, policies = resolve_entrants(agents, seed)
     schedule = make_schedule(len(labels), num_players, games, seed, spec)
     bar = _progress_bar(schedule.seeds.size) if progress else None
+    if bar is not None:
+        policies = _DecisionTicker(bar).wrap_search(policies)
     t0 = time.perf_counter()
     records = play_games(schedule.seeds, schedule.lineups, policies, rules_name, max_steps,
                          slots, ask_forced, bar.update if bar else None, spec,
@@ -213,6 +216,33 @@ def run_tournament(
 
 def _specs(agents: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
     return list(agents.values()) if isinstance(agents, Mapping) else list(agents)
+
+
+class _DecisionTicker:
+    """Shows the search entrants' decisions on the progress bar's postfix. The games run side
+    by side and end together, so a tournament of search agents (seconds a game) would
+    otherwise show no finished game, and no progress, for minutes."""
+
+    def __init__(self, bar: Any, every_s: float = 2.0) -> None:
+        self.bar, self.every_s = bar, every_s
+        self.decisions, self._shown = 0, 0.0
+
+    def wrap_search(self, policies: list[ArenaPolicy]) -> list[ArenaPolicy]:
+        """The policies, each search agent's hook counting its decisions here."""
+        return [p if p.act_on_state is None
+                else dataclasses.replace(p, act_on_state=self._counted(p.act_on_state))
+                for p in policies]  # fmt: skip
+
+    def _counted(self, hook: Any) -> Any:
+        def act_on_state(state: Any, games: Any) -> Any:
+            actions = hook(state, games)
+            self.decisions += len(games)
+            if time.perf_counter() - self._shown > self.every_s:
+                self._shown = time.perf_counter()
+                self.bar.set_postfix(search_decisions=self.decisions)
+            return actions
+
+        return act_on_state
 
 
 def _progress_bar(total: int):
