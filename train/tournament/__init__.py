@@ -165,7 +165,8 @@ def run_tournament(
     District Noir has none). seed: schedule, deals and agent seeds. max_steps: decisions
     before a game is truncated. slots: games played at once. ask_forced: call the agents on
     decisions with one legal action too (District Noir's core takes those itself).
-    progress: a tqdm progress bar. ratings: compute OpenSkill ratings. game: "noir",
+    progress: a tqdm progress bar (with a search agent its postfix counts the search's
+    decisions). ratings: compute OpenSkill ratings. game: "noir",
     "district_noir" (two seats, alternated over the same deals) or any registered game.
     save_games: keep the first `save_games` games of the schedule, each as a history (its
     seed and every decision; `save` writes them to games/, `python -m train.replay` plays
