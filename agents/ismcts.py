@@ -28,14 +28,14 @@ modelled by it, never searched) until the game ends or `horizon` turns have begu
 of the seat is its share of the win, or at the horizon a softmax of the living players'
 scores (R6.4) at `temperature` points.
 
-The root decision trusts the heuristic's choice unless the best other action beats it by
-more than `z` standard errors of their paired difference: with a few hundred rollouts most
-alternatives are within noise of each other, and picking by noise among them plays much
-worse than the heuristic (docs/ISMCTS.md: a first version that played the most visited
-action of plain IS-MCTS won none of 200 4-player games against three heuristics). So
-`depth=1` (the default; depth 3 measured no better) is a one-step policy improvement of the
-heuristic by determinized Monte Carlo; deeper trees are IS-MCTS proper. A decision with one
-legal action is played without search.
+The root decision trusts the heuristic's choice (or the `default` agent's) unless the best
+other action beats it by more than `z` standard errors of their paired difference: with a
+few hundred rollouts most alternatives are within noise of each other, and picking by noise
+among them plays much worse than the heuristic (docs/ISMCTS.md: a first version that played
+the most visited action of plain IS-MCTS won none of 200 4-player games against three
+heuristics). So `depth=1` (the default; depth 3 measured no better) is a one-step policy
+improvement of the heuristic by determinized Monte Carlo; deeper trees are IS-MCTS proper. A
+decision with one legal action is played without search.
 
 Rollout policies: "heuristic" (the `heuristic` agent's kernels on each actor's observation,
 about 4 us a decision) or "random" (uniform legal actions, about 1 us); docs/ISMCTS.md
@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -152,15 +153,21 @@ class SearchStats:
 class ISMCTSAgent:
     """IS-MCTS over the core (module docstring). Options are `SearchConfig`'s fields;
     `seed` seeds the re-deals and the rollouts (None: 0). `style` names the heuristic whose
-    kernels play the rollouts."""
+    kernels play the rollouts. `default` is the agent whose choice the root's paired test
+    must beat: "heuristic" (the rollout kernel's choice), or any batched NOIR agent, by name
+    ("ppo"), policy file or object, which then plays unless the search finds better: a
+    one-step improvement of that agent (docs/ISMCTS.md: `default="ppo"`)."""
 
     uses_state = True  # plays through act_on_state(state, games), not act(obs, mask)
 
-    def __init__(self, seed: int | None = None, style: str = "balanced", **options):
+    def __init__(self, seed: int | None = None, style: str = "balanced",
+                 default: Any = "heuristic", **options):  # fmt: skip
         unknown = sorted(set(options) - set(SearchConfig.__dataclass_fields__))
         if unknown:
             fields = sorted(SearchConfig.__dataclass_fields__)
-            raise ValueError(f"unknown ismcts options {unknown}; options: {fields}, seed, style")
+            raise ValueError(
+                f"unknown ismcts options {unknown}; options: {fields}, seed, style, default"
+            )
         if style not in STYLES:
             raise ValueError(f"unknown heuristic style {style!r}; styles: {sorted(STYLES)}")
         self.config = SearchConfig(**options)
@@ -171,6 +178,7 @@ class ISMCTSAgent:
         self._params = self.config.params()
         self._weights = STYLES[style].weights()
         self._seeds = np.random.default_rng(0 if seed is None else seed)
+        self.default = _default_agent(default, seed)
 
     def act_on_state(self, state: core.State, games: np.ndarray | list[int] | None = None):
         """int64 [len(games)]: the action of each listed game's current player, chosen from
@@ -199,11 +207,7 @@ class ISMCTSAgent:
         if not searched:
             action = int(np.flatnonzero(mask)[0])
         else:
-            seat = int(root.actor[0])
-            seed = int(self._seeds.integers(0, 2**62))
-            # the search sees this re-deal of the game, never the game itself
-            view = core.sample_hidden(root, seat, seeds=seed)
-            action = self._search(kernel_view(view), seat, seed)
+            action = self._analyse(root).choice
             self.stats.searched += 1
         cpu = time.process_time() - start_cpu
         self.stats.seconds += time.perf_counter() - start
@@ -212,10 +216,48 @@ class ISMCTSAgent:
             self.stats.search_cpu.append(cpu)
         return action
 
-    def _search(self, root: np.ndarray, seat: int, seed: int) -> int:
+    def analyse(self, state: core.State, g: int) -> SearchResult:
+        """The search of game `g`'s current decision, with what it measured (two or more
+        legal actions; `act_on_state` plays its `choice`). Counts in `stats` like a
+        decision."""
+        kv = kernel_view(state)
+        if not 0 <= g < kv.shape[0] or kv["actor"][g] < 0:
+            raise ValueError(f"game {g} is not a game of the batch with a player to act")
+        root = core.take(state, g)
+        if count_legal(root.mask[0]) < 2:
+            raise ValueError(f"game {g}'s decision has one legal action: nothing to search")
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = self._analyse(root)
+        cpu = time.process_time() - start_cpu
+        self.stats.decisions += 1
+        self.stats.searched += 1
+        self.stats.seconds += time.perf_counter() - start
+        self.stats.cpu_seconds += cpu
+        self.stats.search_cpu.append(cpu)
+        return result
+
+    def _analyse(self, root: core.State) -> SearchResult:
+        """The search of game 0 of `root` (a batch of one), from a re-deal of it."""
+        seat = int(root.actor[0])
+        seed = int(self._seeds.integers(0, 2**62))
+        # the search sees this re-deal of the game, never the game itself
+        view = core.sample_hidden(root, seat, seeds=seed)
+        return self._search(kernel_view(view), seat, seed, self._default_choice(view, seed))
+
+    def _default_choice(self, view: core.State, seed: int) -> int | None:
+        """The default agent's action on the seat's observation of the re-deal (the same
+        observation as the game's), or None for the heuristic (the rollout kernel's)."""
+        if self.default is None:
+            return None
+        return int(np.asarray(self.default.act(core.observe(view), view.mask))[0])
+
+    def _search(self, root: np.ndarray, seat: int, seed: int,
+                first: int | None = None) -> SearchResult:  # fmt: skip
         cfg = self.config
         rng = np.array([seed_to_state(seed ^ 0x5EA5C4)], np.uint64)
-        first = rollout_choice(root, self._weights, float(np.random.default_rng(seed).random()))
+        if first is None:  # the heuristic's choice
+            u = float(np.random.default_rng(seed).random())
+            first = rollout_choice(root, self._weights, u)
         legal = np.flatnonzero(root["mask"][0])
         actions = np.concatenate([[first], legal[legal != first]]).astype(np.int64)
         # totals[k]: [value, difference to action 0, difference squared] summed over the
@@ -240,7 +282,8 @@ class ISMCTSAgent:
             alive = np.union1d(keep, [0])  # the heuristic's choice stays to the end
         pick = paired_choice(totals[alive], counts[alive], cfg.z)
         self.stats.overrides += int(alive[pick] != 0)
-        return int(actions[alive[pick]])
+        return SearchResult(actions=actions, value=totals[:, 0] / np.maximum(counts, 1),
+                            worlds=counts, choice=int(actions[alive[pick]]))  # fmt: skip
 
     def _iterate(self, root, seat, actions, totals, counts, rows, iters, rng, clock) -> int:
         """Up to `iters` iterations over the root `actions` (rows `rows` of the totals, row 0
@@ -264,6 +307,36 @@ class ISMCTSAgent:
         totals[rows] += paired
         counts[rows] += done
         return done
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One decision's search: the root actions (the default agent's choice first), each
+    one's mean value over the worlds it was played in, and the action chosen."""
+
+    actions: np.ndarray  # int64 [K]: the legal actions, actions[0] the default's choice
+    value: np.ndarray  # float64 [K]: mean value in [0, 1] (0 where never played)
+    worlds: np.ndarray  # int64 [K]: the common worlds each action was played in
+    choice: int  # the action played: actions[0] unless another beat it (paired test)
+
+
+def _default_agent(default: Any, seed: int | None) -> Any:
+    """The batched agent whose choice the search must beat (None: the heuristic, computed
+    in the rollout kernel): an agent name, a policy file's path, or an agent object."""
+    if default in ("heuristic", None):
+        return None
+    if isinstance(default, str):
+        from .registry import load
+
+        agent = load(default, seed=seed)
+    else:
+        agent = default
+    if getattr(agent, "uses_state", False) or not callable(getattr(agent, "act", None)):
+        raise ValueError(f"ismcts default must be a batched agent with act(obs, mask), got "
+                         f"{default!r}")  # fmt: skip
+    if getattr(agent, "game", "noir") != "noir":
+        raise ValueError(f"ismcts default must be a NOIR agent, got {default!r}")
+    return agent
 
 
 class _Deadline:

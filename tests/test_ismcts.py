@@ -217,3 +217,43 @@ def test_the_default_choice_and_the_rollouts_are_todays_heuristic():
     assert len(live) >= 60
     assert agree["heuristic"] >= 0.9, agree
     assert agree["heuristic-v1"] < agree["heuristic"] - 0.1, agree
+
+
+class _Fixed:
+    """A batched agent that plays the highest legal action id (whatever the heuristic does)."""
+
+    game = "noir"
+
+    def act(self, obs, mask):
+        return np.array([np.flatnonzero(row)[-1] for row in np.atleast_2d(mask)])
+
+
+def test_a_default_agent_is_what_the_search_must_beat():
+    """With `default` an agent, the root's first action is that agent's choice, and with an
+    infinite bar (z) the search plays it; analyse reports every legal action's value."""
+    s = midgame_positions()
+    mask = core.legal_action_mask(s)
+    live = np.flatnonzero(mask.sum(axis=1) >= 2)
+    fixed = _Fixed()
+    highest = fixed.act(None, mask[live])
+    stubborn = ISMCTSAgent(seed=1, default=fixed, z=1e9, **FAST)
+    np.testing.assert_array_equal(stubborn.act_on_state(s, live), highest)
+    searcher = ISMCTSAgent(seed=1, default=fixed, **FAST)
+    for g, first in zip(live, highest, strict=True):
+        result = searcher.analyse(s, int(g))
+        assert result.actions[0] == first
+        assert sorted(result.actions) == np.flatnonzero(mask[g]).tolist()
+        assert result.choice in result.actions
+        assert ((result.value >= 0) & (result.value <= 1)).all() and (result.worlds > 0).all()
+    assert searcher.stats.searched == len(live)
+    # by name: the shipped policy (its choices, searched), and errors for what cannot be one
+    by_name = agents.load("ismcts", seed=1, default="heuristic-v1", **FAST)
+    assert core.legal_action_mask(s)[live, by_name.act_on_state(s, live)].all()
+    with pytest.raises(ValueError, match="batched agent"):
+        ISMCTSAgent(default=ISMCTSAgent(**FAST))
+    with pytest.raises(ValueError, match="NOIR agent"):
+        ISMCTSAgent(default="district-heuristic")
+    forced = np.flatnonzero(core.legal_action_mask(midgame_positions(True)).sum(1) == 1)
+    if forced.size:
+        with pytest.raises(ValueError, match="one legal action"):
+            searcher.analyse(midgame_positions(True), int(forced[0]))
