@@ -4,6 +4,7 @@ when loaded (defect 2)."""
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -49,8 +50,11 @@ def test_a_checkpoint_that_would_run_code_is_refused(crafted_run, capsys):
     with pytest.raises(SystemExit, match="--resume: .*refused"):
         train(Args(run_name="evil", resume=True, hidden="16", progress=False, num_envs=2))
     assert not marker.exists()  # the payload never ran
-    # the plain loader would have run it: the file is a real threat
-    torch.load(run / "checkpoint.pt", weights_only=False)
+    # the file is a real threat: it carries a call of os.mkdir (torch's safe loader names
+    # it), and unpickling that payload runs it; no unsafe loader is needed to show this
+    with pytest.raises(pickle.UnpicklingError, match="mkdir"):
+        torch.load(run / "checkpoint.pt", weights_only=True)
+    pickle.loads(pickle.dumps(RunsCode(marker)))
     assert marker.exists()
 
 
