@@ -202,18 +202,9 @@ class ISMCTSAgent:
         start, start_cpu = time.perf_counter(), time.process_time()
         root = core.take(state, g)
         mask = root.mask[0]
-        self.stats.decisions += 1
         searched = count_legal(mask) > 1
-        if not searched:
-            action = int(np.flatnonzero(mask)[0])
-        else:
-            action = self._analyse(root).choice
-            self.stats.searched += 1
-        cpu = time.process_time() - start_cpu
-        self.stats.seconds += time.perf_counter() - start
-        self.stats.cpu_seconds += cpu
-        if searched:
-            self.stats.search_cpu.append(cpu)
+        action = self._analyse(root).choice if searched else int(np.flatnonzero(mask)[0])
+        self._record(start, start_cpu, searched)
         return action
 
     def analyse(self, state: core.State, g: int) -> SearchResult:
@@ -228,13 +219,18 @@ class ISMCTSAgent:
             raise ValueError(f"game {g}'s decision has one legal action: nothing to search")
         start, start_cpu = time.perf_counter(), time.process_time()
         result = self._analyse(root)
+        self._record(start, start_cpu, True)
+        return result
+
+    def _record(self, start: float, start_cpu: float, searched: bool) -> None:
+        """Count one decision begun at (`start`, `start_cpu`) in `stats`."""
         cpu = time.process_time() - start_cpu
         self.stats.decisions += 1
-        self.stats.searched += 1
+        self.stats.searched += int(searched)
         self.stats.seconds += time.perf_counter() - start
         self.stats.cpu_seconds += cpu
-        self.stats.search_cpu.append(cpu)
-        return result
+        if searched:
+            self.stats.search_cpu.append(cpu)
 
     def _analyse(self, root: core.State) -> SearchResult:
         """The search of game 0 of `root` (a batch of one), from a re-deal of it."""
