@@ -49,6 +49,7 @@ from agents.ppo_agent import (
     legal_actions,
     legal_logits,
     legal_policy,
+    load_policy,
     nonzero_part,
     position_in,
     prior_agent,
@@ -113,7 +114,13 @@ def setup(args: Args) -> Run:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     hidden = tuple(int_list(args.hidden, "hidden"))
-    net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior)
+    if args.init and not args.resume:  # fine-tune: the file's weights, widths and prior
+        net = load_policy(args.init)
+        net.train()
+        args.hidden = ",".join(str(w) for w in net.config["hidden"])
+        args.prior = net.config.get("prior", "")
+    else:
+        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior)
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     prior = prior_agent(net, args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)

@@ -25,6 +25,9 @@ def _cpu_has_bf16() -> bool:
 CPU_HAS_BF16 = _cpu_has_bf16()
 
 
+DEFAULT_HIDDEN = "256,256"
+
+
 @dataclass
 class Args:
     run_name: str = "ppo"
@@ -58,6 +61,10 @@ class Args:
     """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
     prior's choice gets a learned bonus, so the policy starts as that agent and learns where
     to depart from it; the agent is consulted whenever the policy plays"""
+    init: str = ""
+    """a policy file to start the network from (e.g. agents/policies/ppo_noir.pt), to
+    fine-tune it: its weights, widths and prior are the run's (--hidden and --prior must
+    be left out or match it); the optimizer and the league start fresh"""
     imitate: str = ""
     """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""
     imitation_updates: int = 0
@@ -75,7 +82,7 @@ class Args:
     """updates between snapshots of the learner joining the league"""
     snapshots_kept: int = 5
     """how many of the newest snapshots stay in the league"""
-    hidden: str = "256,256"
+    hidden: str = DEFAULT_HIDDEN
     """hidden layer widths of the policy/value MLP"""
     learning_rate: float = 6e-4
     """Adam step size (twice the usual 3e-4, with half the usual passes: below)"""
@@ -192,6 +199,32 @@ def check_args(args: Args) -> None:
             load(args.prior)
         except ValueError as e:
             raise ValueError(f"--prior: {e}") from None
+    if args.init and not args.resume:  # a resumed run's weights are its checkpoint's
+        check_init(args, game)
+
+
+def check_init(args: Args, game) -> None:
+    """--init: a sound policy file of this game whose widths and prior agree with --hidden
+    and --prior where those were given (ValueError naming the mismatch)."""
+    from agents.ppo_agent import load_policy
+
+    try:
+        cfg = load_policy(args.init).config
+    except ValueError as e:
+        raise ValueError(f"--init: {e}") from None
+    if (cfg["obs_size"], cfg["num_actions"]) != (game.obs_size, game.num_actions):
+        raise ValueError(
+            f"--init: {args.init} is a policy for {cfg.get('game', '?')} "
+            f"({cfg['obs_size']} observation values, {cfg['num_actions']} actions), not for "
+            f"{game.name} ({game.obs_size}, {game.num_actions})"
+        )
+    widths = ",".join(str(w) for w in cfg["hidden"])
+    if args.hidden not in ("", DEFAULT_HIDDEN, widths):
+        raise ValueError(f"--hidden {args.hidden}: the --init policy's widths are {widths}")
+    if args.prior and args.prior != cfg.get("prior", ""):
+        raise ValueError(
+            f"--prior {args.prior}: the --init policy's prior is {cfg.get('prior') or 'none'}"
+        )
 
 
 def check_hidden(check: FlagCheck, hidden: str) -> None:
