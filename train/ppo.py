@@ -63,7 +63,7 @@ from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
-from .ppo_args import Args, _field_docs, check_args, int_list, parse_args
+from .ppo_args import Args, _field_docs, check_args, int_list, parse_args, widths_spec
 from .ppo_run import (
     Rollout,
     Run,
@@ -113,13 +113,13 @@ def setup(args: Args) -> Run:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
-    hidden = tuple(int_list(args.hidden, "hidden"))
     if args.init and not args.resume:  # fine-tune: the file's weights, widths and prior
         net = load_policy(args.init)
         net.train()
-        args.hidden = ",".join(str(w) for w in net.config["hidden"])
-        args.prior = net.config.get("prior", "")
+        # config.json records them, so that --resume rebuilds this network
+        args.hidden, args.prior = widths_spec(net.config["hidden"]), net.config.get("prior", "")
     else:
+        hidden = tuple(int_list(args.hidden, "hidden"))
         net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior)
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     prior = prior_agent(net, args.seed)

@@ -218,7 +218,7 @@ def check_init(args: Args, game) -> None:
             f"({cfg['obs_size']} observation values, {cfg['num_actions']} actions), not for "
             f"{game.name} ({game.obs_size}, {game.num_actions})"
         )
-    widths = ",".join(str(w) for w in cfg["hidden"])
+    widths = widths_spec(cfg["hidden"])
     if args.hidden not in ("", DEFAULT_HIDDEN, widths):
         raise ValueError(f"--hidden {args.hidden}: the --init policy's widths are {widths}")
     if args.prior and args.prior != cfg.get("prior", ""):
@@ -232,6 +232,11 @@ def check_hidden(check: FlagCheck, hidden: str) -> None:
     widths = int_list(hidden, "hidden")
     check.need(bool(widths) and all(1 <= w <= MAX_WIDTH for w in widths), "hidden",
                f"comma-separated widths in 1..{MAX_WIDTH}")  # fmt: skip
+
+
+def widths_spec(widths: list[int]) -> str:
+    """[256, 256] -> '256,256': layer widths as --hidden takes them."""
+    return ",".join(str(w) for w in widths)
 
 
 def int_list(spec: str, flag: str) -> list[int]:
