@@ -235,8 +235,9 @@ class Game(ABC):
         return gymnasium.spaces.Discrete(self.num_actions)
 
     def player_counts(self, num_players: int | Iterable[int] | None = None) -> np.ndarray:
-        """int8 [K]: the player counts to draw from (one int or a set; None: the default),
-        sorted and unique; ValueError for a count the game does not have."""
+        """int8 [K]: the player counts to draw from per game (one int or a list; None: the
+        default), sorted; a count listed k times is drawn k times as often, e.g. (3, 3, 4, 5)
+        deals 3 players to half the games. ValueError for a count the game does not have."""
         given = self.default_players if num_players is None else num_players
         counts = np.atleast_1d(np.asarray(list(given) if not np.isscalar(given) else given))
         span = f"{self.min_players}..{self.max_players}"
@@ -245,7 +246,7 @@ class Game(ABC):
         bad = counts[(counts < self.min_players) | (counts > self.max_players)]
         if bad.size:
             raise ValueError(f"{self.title}: num_players must be in {span}, got {int(bad[0])}")
-        return np.unique(counts).astype(np.int8)
+        return np.sort(counts).astype(np.int8)  # repeats kept: they weight the draw
 
     def bind(self) -> None:
         """Lend `kernels` to the lockstep loops for this game's state dtype."""

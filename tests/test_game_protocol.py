@@ -10,6 +10,7 @@ import pytest
 from race.game import RACE  # registers "race"
 
 from noir_env.game import Game, game_names, get_game
+from noir_env.vector import SingleSeatGames
 
 GAMES = ["noir", "district_noir", RACE.name]
 
@@ -79,3 +80,13 @@ def test_registry_and_bad_names():
         get_game("district_noir").check_rules("noirburg")
     with pytest.raises(ValueError, match="Race: unknown action name 'fly'"):
         RACE.action_id("fly")
+
+
+def test_a_count_listed_twice_is_drawn_twice_as_often():
+    noir = get_game("noir")
+    assert noir.player_counts([4, 3, 3]).tolist() == [3, 3, 4]
+    assert noir.player_counts((3, 4, 5, 6)).tolist() == [3, 4, 5, 6]
+    games = SingleSeatGames(2000, num_players=(3, 3, 3, 6), seed=0)
+    games.reset()
+    counts = np.bincount(games.state["num_players"].astype(np.int64), minlength=7)
+    assert counts[3] + counts[6] == 2000 and 1350 < counts[3] < 1650  # 3/4 of the games

@@ -44,8 +44,9 @@ class Args:
     num_steps: int = 64
     """learner decisions per game per rollout (batch = num_envs * num_steps)"""
     players: str = ""
-    """player count, or a comma list to draw from per game (e.g. 3,4,5,6); empty: the
-    game's default (NOIR 4, District Noir 2)"""
+    """player count, or a comma list to draw from per game (e.g. 3,4,5,6; a count listed
+    twice is drawn twice as often: 3,3,4,4,5,6); empty: the game's default (NOIR 4,
+    District Noir 2)"""
     rules: str = ""
     """rules preset (NOIR: noirburg, the printed rulebook, noirbrough or original); empty:
     the game's default"""

@@ -72,8 +72,8 @@ def held_outside(pair: tuple[np.ndarray, ...]) -> bool:
 class SingleSeatGames(OpponentTable):
     """N games with one learner seat each and opponents played inside (module docstring).
 
-    num_envs: N. num_players: a count or a set of counts drawn per game (None: the game's
-    default). rules: a preset name or the game's rules (None: its default), the same for
+    num_envs: N. num_players: a count or a list of counts drawn per game (listed twice: drawn twice as
+    often; None: the game's default). rules: a preset name or the game's rules (None: its default), the same for
     every game. opponents: see `opponents.resolve`. learner_seat: "random" (drawn per game)
     or a fixed seat. max_steps: decisions (all players) after which a game is truncated.
     autoreset: deal an ended game again in the same step; "next_step": in the next step,

@@ -34,7 +34,8 @@ from .gym_vector import FINAL_KEYS
 class SingleSeatEnv(gymnasium.Env):
     """One game from one learner seat (module docstring).
 
-    num_players: a count or a set to draw from per game (None: the game's default). rules:
+    num_players: a count or a list to draw from per game (listed twice: drawn twice as
+    often; None: the game's default). rules:
     preset name (None: the default). opponents: "random", a name for `agents.load`, a
     batched policy / callable act(obs, mask), or a mix {opponent: probability}.
     learner_seat: "random" or a seat. max_steps: decisions (all players) before truncation.
