@@ -72,10 +72,11 @@ def held_outside(pair: tuple[np.ndarray, ...]) -> bool:
 class SingleSeatGames(OpponentTable):
     """N games with one learner seat each and opponents played inside (module docstring).
 
-    num_envs: N. num_players: a count or a list of counts drawn per game (listed twice: drawn twice as
-    often; None: the game's default). rules: a preset name or the game's rules (None: its default), the same for
-    every game. opponents: see `opponents.resolve`. learner_seat: "random" (drawn per game)
-    or a fixed seat. max_steps: decisions (all players) after which a game is truncated.
+    num_envs: N. num_players: a count or a list of counts drawn per game (listed twice:
+    drawn twice as often; None: the game's default). rules: a preset name or the game's
+    rules (None: its default), the same for every game. opponents: see
+    `opponents.resolve`. learner_seat: "random" (drawn per game) or a fixed seat.
+    max_steps: decisions (all players) after which a game is truncated.
     autoreset: deal an ended game again in the same step; "next_step": in the next step,
     which ignores that slot's action (Gymnasium's AutoresetMode.NEXT_STEP). core_kwargs:
     extra keywords for the game's `init` (ask_all=False unless given). record: keep every

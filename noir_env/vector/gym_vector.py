@@ -226,7 +226,8 @@ def make_vector_env(
     """A Gymnasium VectorEnv of `num_envs` games of `game`, the learner in one seat of each.
 
     num_players: a count, or a list such as (3, 4, 5, 6) to draw each game's count from
-    (a count listed twice is drawn twice as often; None: the game's default). rules: a preset name (None: the game's default). opponents:
+    (a count listed twice is drawn twice as often; None: the game's default). rules: a
+    preset name (None: the game's default). opponents:
     "random", a name for `agents.load`, a batched policy / callable act(obs, mask), or a mix
     {opponent: probability} drawn per game. seed: the first reset's seed (None: fresh
     entropy). learner_seat: "random" (per game) or a seat number. max_steps: decisions (all

@@ -206,8 +206,8 @@ def make_selfplay_env(
     """N games of `game` in which the caller plays every seat (module docstring).
 
     num_players: a count, or a list to draw each game's count from (listed twice: drawn
-    twice as often; None: the game's default). rules: a preset name or the game's rules (None: the default). seed: the first
-    reset's seed (None: fresh entropy). max_steps: decisions after which a game is
-    truncated. game: "noir", "district_noir" or any registered game.
+    twice as often; None: the game's default). rules: a preset name or the game's rules
+    (None: the default). seed: the first reset's seed (None: fresh entropy). max_steps:
+    decisions after which a game is truncated. game: "noir", "district_noir" or any registered game.
     """
     return SelfPlayEnv(num_envs, num_players, rules, seed, max_steps, game)
