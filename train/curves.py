@@ -3,6 +3,11 @@ line per evaluation opponent with the 95% band, as a PNG and a Markdown table.
 
     python -m train.curves runs/my_run                    # writes runs/my_run/learning_curve.png
     python -m train.curves runs/my_run --out docs/ppo_learning_curve.png --table
+    python -m train.curves runs/base runs/fine_tune   # stages of one policy, end to end
+
+Several folders are stages of one policy (each run started from the previous one's policy
+with `train.ppo --init`): drawn end to end, each stage's decisions and minutes continuing
+from where the previous stage's rows end, a dotted line where each stage begins.
 """
 
 from __future__ import annotations
@@ -33,11 +38,34 @@ def read_eval(run_dir: str | Path) -> list[dict]:
     return rows
 
 
-def plot(rows: list[dict], out: str | Path, title: str = "") -> Path:
+def chain(stages: list[list[dict]]) -> tuple[list[dict], list[float]]:
+    """The rows of successive stages of one policy end to end: each stage's global_step and
+    elapsed_s offset by the largest of the stages before it (update numbers stay the
+    stage's own); with the decisions (millions) at which each later stage begins."""
+    rows: list[dict] = []
+    starts: list[float] = []
+    step = elapsed = 0.0
+    for i, stage in enumerate(stages):
+        if i:
+            starts.append(step / 1e6)
+        shifted = [
+            {**r, "global_step": int(r["global_step"] + step),
+             "elapsed_s": r["elapsed_s"] + elapsed, "stage": i + 1}
+            for r in stage
+        ]  # fmt: skip
+        rows += shifted
+        if shifted:
+            step = max(r["global_step"] for r in shifted)
+            elapsed = max(r["elapsed_s"] for r in shifted)
+    return rows, starts
+
+
+def plot(rows: list[dict], out: str | Path, title: str = "", starts: list[float] = ()) -> Path:
     """Left: the greedy policy's win rate against learner decisions, one line per
     evaluation opponent (band: 95% interval), and the rate an equal player would have
     (1 / players). Right, when the run logged them (`league:<name>` rows): the learner's
-    win rate relative to par in its training games against each league entry."""
+    win rate relative to par in its training games against each league entry. `starts`:
+    decisions (millions) at which a later stage begins (`chain`), drawn dotted."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
@@ -53,6 +81,8 @@ def plot(rows: list[dict], out: str | Path, title: str = "") -> Path:
         _lines(ax, panel)
         ax.set_xlabel("learner decisions (millions)")
         ax.grid(alpha=0.3)
+        for x in starts:
+            ax.axvline(x, color="black", ls=":", lw=1)
     if evals:
         ax = axes[0][0]
         for players in sorted({r["players"] for r in evals}):
@@ -92,11 +122,14 @@ def _lines(ax, rows: list[dict]) -> None:
 
 def table(rows: list[dict]) -> str:
     """A Markdown table of the evaluations."""
-    lines = ["| update | decisions | minutes | opponents | games | win rate |",
-             "|---:|---:|---:|---|---:|---|"]  # fmt: skip
+    staged = any(r.get("stage", 1) > 1 for r in rows)
+    head = "| stage " if staged else ""
+    lines = [f"{head}| update | decisions | minutes | opponents | games | win rate |",
+             ("|---:" if staged else "") + "|---:|---:|---:|---|---:|---|"]  # fmt: skip
     for r in rows:
+        stage = f"| {r['stage']} " if staged else ""
         lines.append(
-            f"| {r['update']} | {r['global_step']:,} | {r['elapsed_s'] / 60:.0f} | "
+            f"{stage}| {r['update']} | {r['global_step']:,} | {r['elapsed_s'] / 60:.0f} | "
             f"{_table_opponents(r)} | {r['games']} | {_table_rate(r)} |"
         )
     return "\n".join(lines)
@@ -116,14 +149,18 @@ def _table_rate(r: dict) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = Parser(prog="python -m train.curves", description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
-    parser.add_argument("--out", help="PNG path (default: <run_dir>/learning_curve.png)")
+    parser.add_argument("run_dir", nargs="+",
+                        help="a train.ppo run folder (runs/<name>); several: stages of one "
+                        "policy, drawn end to end")  # fmt: skip
+    parser.add_argument("--out", help="PNG path (default: <last run_dir>/learning_curve.png)")
     parser.add_argument("--title", default="")
     parser.add_argument("--table", action="store_true", help="also print a Markdown table")
     args = parser.parse_args(argv)
-    rows = parser.run(lambda: read_eval(args.run_dir))
+    rows, starts = chain(parser.run(lambda: [read_eval(d) for d in args.run_dir]))
     out = parser.run(
-        lambda: plot(rows, args.out or Path(args.run_dir) / "learning_curve.png", args.title)
+        lambda: plot(
+            rows, args.out or Path(args.run_dir[-1]) / "learning_curve.png", args.title, starts
+        )  # fmt: skip
     )
     print(f"wrote {out}")
     if args.table:
