@@ -132,7 +132,8 @@ class Args:
     ran 4-5x faster than two on a busy 2-core machine)"""
     resume: bool = False
     """continue runs/<run-name>/ from its checkpoint, with the settings in its config.json
-    except the flags given on the command line (e.g. a larger --total-steps extends the run)"""
+    except the flags given on the command line (e.g. a larger --total-steps extends the run;
+    with --anneal-lr the rate then follows the longer schedule, so it rises again)"""
     progress: bool = True
     """show a progress bar"""
 
