@@ -17,7 +17,8 @@ snapshot of the learner (0.4, split evenly over the last `--snapshots-kept` snap
 taken every `--snapshot-interval` updates; until the first one exists its share goes to the
 rest).
 Player counts: `--players 4` or `--players 3,4,5,6` (drawn per game; default: the game's;
-a count listed twice is drawn twice as often: `--players 3,3,4,4,5,6`); one policy plays them all.
+a count listed twice is drawn twice as often: `--players 3,3,4,4,5,6`); one policy plays
+them all.
 `--imitate heuristic --imitation-updates 40` warm-starts the policy: for its first 40 updates
 the loss is the cross-entropy to the teacher's choice in each position the learner met
 (DAgger-style: the learner's own rollouts, labelled by the teacher) plus the value loss;

@@ -225,18 +225,18 @@ def make_vector_env(
 ) -> GameVectorEnv:
     """A Gymnasium VectorEnv of `num_envs` games of `game`, the learner in one seat of each.
 
-    num_players: a count, or a list such as (3, 4, 5, 6) to draw each game's count from
-    (a count listed twice is drawn twice as often; None: the game's default). rules: a
-    preset name (None: the game's default). opponents:
-    "random", a name for `agents.load`, a batched policy / callable act(obs, mask), or a mix
-    {opponent: probability} drawn per game. seed: the first reset's seed (None: fresh
-    entropy). learner_seat: "random" (per game) or a seat number. max_steps: decisions (all
-    players) before truncation. episode_statistics: add `episode` infos. core_kwargs: extra
-    keywords for the game's `init`. copy: observation and mask arrays that no later step
-    writes while the caller holds them (False: two buffers overwritten by the next step, as
-    Gymnasium's SyncVectorEnv(copy=False)). game: "noir", "district_noir" or any registered
-    game. mixed_tables: the share of games (0..1) whose seats each draw an opponent from the
-    mix, a table of different opponents; those games report their opponent as "mixed".
+    num_players: a count, or a list such as (3, 4, 5, 6) to draw each game's count from (a
+    count listed twice is drawn twice as often; None: the game's default). rules: a preset
+    name (None: the game's default). opponents: "random", a name for `agents.load`, a
+    batched policy / callable act(obs, mask), or a mix {opponent: probability} drawn per
+    game. seed: the first reset's seed (None: fresh entropy). learner_seat: "random" (per
+    game) or a seat number. max_steps: decisions (all players) before truncation.
+    episode_statistics: add `episode` infos. core_kwargs: extra keywords for the game's
+    `init`. copy: observation and mask arrays that no later step writes while the caller
+    holds them (False: two buffers overwritten by the next step, as Gymnasium's
+    SyncVectorEnv(copy=False)). game: "noir", "district_noir" or any registered game.
+    mixed_tables: the share of games (0..1) whose seats each draw an opponent from the mix,
+    a table of different opponents; those games report their opponent as "mixed".
     autoreset_mode: SAME_STEP (default) or NEXT_STEP (module docstring).
     """
     return GameVectorEnv(

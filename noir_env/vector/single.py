@@ -35,9 +35,9 @@ class SingleSeatEnv(gymnasium.Env):
     """One game from one learner seat (module docstring).
 
     num_players: a count or a list to draw from per game (listed twice: drawn twice as
-    often; None: the game's default). rules:
-    preset name (None: the default). opponents: "random", a name for `agents.load`, a
-    batched policy / callable act(obs, mask), or a mix {opponent: probability}.
+    often; None: the game's default). rules: preset name (None: the default). opponents:
+    "random", a name for `agents.load`, a batched policy / callable act(obs, mask), or a
+    mix {opponent: probability}.
     learner_seat: "random" or a seat. max_steps: decisions (all players) before truncation.
     render_mode: None, "ansi" (render() returns the game as text from the learner's seat),
     "human" (prints it) or "rgb_array" (NOIR and District Noir: the board as a picture from

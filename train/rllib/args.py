@@ -22,8 +22,9 @@ class RLlibArgs:
     game: str = "noir"
     """the game: noir, district_noir or any registered game"""
     players: str = ""
-    """player count, or a comma list to draw from per game (e.g. 3,4,5,6); empty: the
-    game's default (NOIR 4, District Noir 2)"""
+    """player count, or a comma list to draw from per game (e.g. 3,4,5,6; a count listed
+    twice is drawn twice as often: 3,3,4,4,5,6); empty: the game's default (NOIR 4,
+    District Noir 2)"""
     rules: str = ""
     """rules preset; empty: the game's default"""
     league: str = "random:1"
