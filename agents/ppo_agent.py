@@ -15,8 +15,8 @@ atomically, `load_policy` reads it without running code (torch's weights_only) a
 all before it builds a net: the config's sizes within bounds, every tensor's shape against
 the config, finite weights, and the checksum of the config and tensors (`policy_checksum`;
 files written before it existed, the shipped policy among them, have none).
-`agents.load("ppo")` loads the policy shipped in `agents/policies/` (a name only while one
-ships); `agents.load("path/to/policy.pt")` loads any policy file.
+`agents.load("path/to/policy.pt")` loads any policy file; `agents.load("ppo")`, the shipped
+policy, is a policy table: a policy file per player count (`agents.ppo_by_players`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from noir_env._atomic import atomic_write
 from noir_env.core.obs_layouts import columns_for, to_layout
 
 from .games import OBS_SIZES, game_of_observation
-from .policies import SHIPPED_PPO_POLICY as SHIPPED_POLICY
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
@@ -393,6 +392,8 @@ def _read_policy_file(path: str | os.PathLike) -> dict:
         with open(path, "rb") as f:
             zipped = f.read(4) == b"PK\x03\x04"  # torch.save writes a zip archive
         what = "a damaged or truncated torch archive" if zipped else "not a torch archive"
+        if Path(path).suffix == ".json":  # agents.ppo_by_players
+            what += "; a policy table (.json) names a policy file per player count: use one"
         reason = (str(err).strip() or "no detail").splitlines()[0][:200]
         raise ValueError(
             f"{path}: not a readable policy file: {what} ({type(err).__name__}: {reason})"
@@ -475,7 +476,9 @@ class PPOAgent:
         seed: int | None = None,
     ):
         if net is None:
-            path = SHIPPED_POLICY if path is None else path
+            if path is None:
+                raise ValueError("PPOAgent needs a policy file's path or a net (the shipped "
+                                 "policy: agents.load('ppo'))")  # fmt: skip
             if not Path(path).is_file():
                 raise ValueError(f"no PPO policy file at {path}")
             net = load_policy(path)

@@ -23,7 +23,7 @@ from typing import Any
 from .district_heuristic import DistrictHeuristicAgent
 from .heuristic import HeuristicAgent
 from .heuristic_v1 import HeuristicV1Agent
-from .policies import PPO_V1_POLICY, SHIPPED_PPO_POLICY
+from .policies import PPO_V1_POLICY, PPO_V2_POLICY, SHIPPED_PPO_POLICY
 from .random_agent import RandomAgent
 from .styles import STYLE_NAMES, StyleAgent
 
@@ -75,7 +75,13 @@ def _ismcts(seed: int | None = None, **kwargs: Any) -> Any:
 
 
 def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
-    """The shipped PPO policy (or the policy file at `path`); torch is imported here only."""
+    """The shipped PPO policy (or the policy file or policy table at `path`); torch is
+    imported here only."""
+    path = str(SHIPPED_PPO_POLICY) if path is None else path
+    if Path(path).suffix == ".json":  # a network per player count
+        from .ppo_by_players import PPOByPlayers
+
+        return PPOByPlayers(path, greedy=greedy, seed=seed)
     from .ppo_agent import PPOAgent
 
     return PPOAgent(path, greedy=greedy, seed=seed)
@@ -101,10 +107,18 @@ if PPO_V1_POLICY.is_file():  # the first shipped policy, kept loadable to compar
         return _ppo(seed=seed, path=str(PPO_V1_POLICY), greedy=greedy)
 
     _FACTORIES["ppo-v1"] = _ppo_v1
+if PPO_V2_POLICY.is_file():  # the policy shipped before the table, one net at every count
+
+    def _ppo_v2(seed: int | None = None, greedy: bool = True) -> Any:
+        """The second shipped PPO policy: one network at every player count."""
+        return _ppo(seed=seed, path=str(PPO_V2_POLICY), greedy=greedy)
+
+    _FACTORIES["ppo-v2"] = _ppo_v2
 
 # checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
 _CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {
     ".pt": lambda path, seed=None, **kwargs: _ppo(seed=seed, path=str(path), **kwargs),
+    ".json": lambda path, seed=None, **kwargs: _ppo(seed=seed, path=str(path), **kwargs),
 }
 
 

@@ -84,7 +84,7 @@ def warm_up(players: int) -> None:
     opponents, the agents, the tournament arena; and import torch. Each batched loop has a
     serial variant (fewer than 64 games) and a parallel one, hence two batch sizes."""
     from agents import load
-    from agents.ppo_agent import SHIPPED_POLICY
+    from agents.policies import SHIPPED_PPO_POLICY as SHIPPED_POLICY
     from noir_env.vector import make_vector_env
     from train.tournament import run_tournament
 
@@ -178,7 +178,7 @@ def train_briefly(steps: int, players: int) -> Path:
 def tournament(policy: Path, players: int, games: int) -> None:
     """random, heuristic, the shipped PPO policy (if any) and the demo's, every seat rotated."""
     from agents import PPOAgent
-    from agents.ppo_agent import SHIPPED_POLICY
+    from agents.policies import SHIPPED_PPO_POLICY as SHIPPED_POLICY
     from train.tournament import run_tournament, save
 
     entrants = {"random": "random", "heuristic": "heuristic", "ppo (demo run)": PPOAgent(policy)}
