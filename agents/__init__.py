@@ -5,7 +5,9 @@
 table-aware heuristic, `agents/heuristic.py`); `"heuristic-v1"` (the first one, with its
 styles `"heuristic-aggressive"` and `"heuristic-economic"`, `agents/heuristic_v1.py`); the
 scripted styles `"style-rusher"`, `"style-turtle"`, `"style-hoarder"`, `"style-racer"`,
-`"style-bully"` (`agents/styles.py`); `"ppo"` (the shipped policy). `TextAgent(fn)` plays
+`"style-bully"` (`agents/styles.py`); `"ppo"` (the shipped policy, a network per table size,
+`agents/ppo_by_players.py`) and the policies shipped before it, `"ppo-v2"` and `"ppo-v1"`;
+`"ismcts"` (the search agent, `agents/ismcts.py`). `TextAgent(fn)` plays
 by text through any `fn(prompt) -> str` (`agents/text_agent.py`). The vector environments
 and the tournament resolve agent names through it; `bench/strength.py` plays them all
 against each other."""

@@ -40,7 +40,12 @@ print("\\n".join(env.unwrapped.game_log[-8:]))"""),
     ("md", """The board is shown from the seat to act: every player's money, hand size, trophies,
 Hideout and businesses with their gangsters; only that seat's own hand is visible. The log
 lines below it are what happened in those 12 random decisions, in sentences (a draw says how
-many cards, never which).
+many cards, never which)."""),
+    ("code", """env.unwrapped.picture("player_0")  # the board as a picture, from player_0's seat"""),
+    ("md", """The board as a picture: a notebook shows `picture()` as an image (`_repr_svg_`).
+player_0's own hand is face up, the others' are card backs; `picture()` with no agent is
+the spectator's view, every hand face up. `render_mode="rgb_array"` gives it as an array
+(docs/viewer.md).
 
 ## The batched core and the vector env
 
@@ -76,8 +81,8 @@ each other one (head-to-head) and an OpenSkill rating from the finishing orders.
 `train.ppo` is a lean masked PPO in torch (`python -m train.ppo --help` lists every knob). This
 run is about 12,000 decisions against random opponents, a few seconds: enough to show the
 files a run writes (`runs/quickstart/`: the policy, checkpoints, TensorBoard logs), far too
-little to learn the game. The shipped policy (`agents.load("ppo")`) was trained on 17 million
-decisions."""),
+little to learn the game. The shipped policy (`agents.load("ppo")`, a network per table size)
+was trained on 38 million decisions, and its 3-player network on 19 million more."""),
     ("code", """import shutil
 
 from train.ppo import Args, train
