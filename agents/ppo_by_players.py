@@ -25,13 +25,16 @@ from pathlib import Path
 
 import numpy as np
 
-from noir_env.core.observe import O_NP, OBS_SIZE
+from noir_env.core import constants as C
+from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
 
 from .games import game_of_observation
 from .ppo_agent import PPOAgent
 
 FORMAT = "noir-ppo-by-players/1"
-PLAYER_COUNTS = (3, 4, 5, 6)  # NOIR's table sizes, in the observation's one-hot at O_NP
+PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table sizes
+# the observation's one-hot of the player count: entry k is set at MIN_PLAYERS + k players
+COUNT_START, COUNT_SIZE = GLOBAL_OFFSETS["num_players"]
 MAX_TABLE_BYTES = 1 << 16  # a table is a few lines: a larger file is not one
 
 
@@ -101,7 +104,6 @@ class PPOByPlayers:
             if agent.game != "noir":
                 raise ValueError(f"{path}: {file.name} is a {agent.game} policy, not a NOIR one")
             by_file[file] = agent
-        self.path = Path(path)
         self.greedy = greedy
         self.by_players: dict[int, PPOAgent] = {n: by_file[f] for n, f in files.items()}
         self._networks = list(by_file.values())
@@ -120,7 +122,7 @@ class PPOByPlayers:
                              f" got {tuple(o.shape)}{hint}")  # fmt: skip
         if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
-        count_bits = o[:, O_NP : O_NP + len(PLAYER_COUNTS)] > 0.5
+        count_bits = o[:, COUNT_START : COUNT_START + COUNT_SIZE] > 0.5
         if not (count_bits.sum(axis=1) == 1).all():
             raise ValueError("an observation row has no player count (its one-hot is not set)")
         network = self._network_of[count_bits.argmax(axis=1)]

@@ -100,20 +100,22 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
 
 if SHIPPED_PPO_POLICY.is_file():  # "ppo" is a name only while a trained policy ships
     _FACTORIES["ppo"] = _ppo
-if PPO_V1_POLICY.is_file():  # the first shipped policy, kept loadable to compare against
 
-    def _ppo_v1(seed: int | None = None, greedy: bool = True) -> Any:
-        """The first shipped PPO policy (rules v1's observation, through its column map)."""
-        return _ppo(seed=seed, path=str(PPO_V1_POLICY), greedy=greedy)
 
-    _FACTORIES["ppo-v1"] = _ppo_v1
-if PPO_V2_POLICY.is_file():  # the policy shipped before the table, one net at every count
+def _ppo_file(path: Path) -> Callable[..., Any]:
+    """The factory of an earlier shipped policy: its file, greedy or sampling."""
 
-    def _ppo_v2(seed: int | None = None, greedy: bool = True) -> Any:
-        """The second shipped PPO policy: one network at every player count."""
-        return _ppo(seed=seed, path=str(PPO_V2_POLICY), greedy=greedy)
+    def factory(seed: int | None = None, greedy: bool = True) -> Any:
+        return _ppo(seed=seed, path=str(path), greedy=greedy)
 
-    _FACTORIES["ppo-v2"] = _ppo_v2
+    return factory
+
+
+# the policies shipped before, kept loadable to compare against: v1 (rules v1's observation,
+# read through its column map) and v2 (one network at every player count)
+for _name, _path in (("ppo-v1", PPO_V1_POLICY), ("ppo-v2", PPO_V2_POLICY)):
+    if _path.is_file():
+        _FACTORIES[_name] = _ppo_file(_path)
 
 # checkpoint file suffix (".zip", ".pt", ...) -> loader(path, seed=None, **kwargs) -> agent
 _CHECKPOINT_LOADERS: dict[str, Callable[..., Any]] = {
