@@ -7,7 +7,7 @@ players and lost ground at 5 and 6 (docs/training.md). A policy table keeps each
 network. It is a JSON file, read as data (no code runs):
 
     {"format": "noir-ppo-by-players/1",
-     "policies": {"3": "ppo_noir_3p.pt", "4": "ppo_noir.pt", "5": "ppo_noir.pt",
+     "policies": {"3": "ppo_noir_3p.pt", "4": "ppo_noir_4p.pt", "5": "ppo_noir.pt",
                   "6": "ppo_noir.pt"}}
 
 Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`), relative to

@@ -38,3 +38,30 @@ def test_stages_continue_where_the_previous_one_ends(tmp_path, capsys):
     assert "| stage | update |" in out and "| 2 | 5 | 2,500 | 2 | heuristic x2 |" in out
     one, _ = curves.chain([curves.read_eval(base)])
     assert "stage" not in curves.table(one).splitlines()[0]
+
+
+def test_a_stage_at_another_player_count_is_its_own_line(tmp_path):
+    """Rates at 3 and 4 players are not one curve: a 4-player stage after 3-player ones
+    starts a line of its own, labelled with its player count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    three = write_run(tmp_path / "three", [[10, 1000, 60.0, "heuristic", 3, 100, 0.6, 0.1]])
+    four = write_run(
+        tmp_path / "four",
+        [
+            [10, 1000, 60.0, "heuristic", 4, 100, 0.4, 0.1],
+            [20, 2000, 99.0, "heuristic", 4, 100, 0.5, 0.1],
+        ],
+    )
+    rows, _ = curves.chain([curves.read_eval(three), curves.read_eval(four)])
+    fig, ax = plt.subplots()
+    curves._lines(ax, rows)
+    lines = {line.get_label(): list(line.get_xdata()) for line in ax.get_lines()}
+    plt.close(fig)
+    assert lines == {
+        "vs heuristic (3 players)": [0.001],
+        "vs heuristic (4 players)": [0.002, 0.003],
+    }

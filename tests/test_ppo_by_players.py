@@ -69,12 +69,14 @@ def test_each_row_plays_the_network_of_its_player_count(two_nets, tmp_path):
     assert table.act(o3[0], m3[0]) == small.act(o3[:1], m3[:1])[0]  # one row, one action
 
 
-def test_the_shipped_policy_is_a_table_with_ppo_v2_at_4_to_6_players():
+def test_the_shipped_policy_is_a_table_with_ppo_v2_at_5_and_6_players():
     table = agents.load("ppo")
     assert isinstance(table, PPOByPlayers)
     files = read_policy_table(SHIPPED_PPO_POLICY)
-    assert {files[n] for n in (4, 5, 6)} == {PPO_V2_POLICY}
-    assert files[3] != PPO_V2_POLICY and files[3].stat().st_size < 5_000_000
+    assert {files[n] for n in (5, 6)} == {PPO_V2_POLICY}
+    own = {files[3], files[4]}  # networks of their own, each small enough to ship
+    assert len(own) == 2 and PPO_V2_POLICY not in own
+    assert all(path.stat().st_size < 5_000_000 for path in own)
     v2 = agents.load("ppo-v2")
     assert type(v2) is PPOAgent
     obs, mask = observations(5)
@@ -146,6 +148,23 @@ def test_bad_input_is_refused(two_nets):
 
 def test_a_copied_table_moves_with_its_files(tmp_path):
     """Names are relative to the table's folder: a folder copied elsewhere still loads."""
-    for name in ("ppo_noir.json", "ppo_noir.pt", read_policy_table(SHIPPED_PPO_POLICY)[3].name):
+    names = {path.name for path in read_policy_table(SHIPPED_PPO_POLICY).values()}
+    for name in names | {SHIPPED_PPO_POLICY.name}:
         shutil.copy(SHIPPED_PPO_POLICY.parent / name, tmp_path / name)
-    assert isinstance(agents.load(str(tmp_path / "ppo_noir.json")), PPOByPlayers)
+    assert isinstance(agents.load(str(tmp_path / SHIPPED_PPO_POLICY.name)), PPOByPlayers)
+
+
+def test_an_installed_package_ships_the_table_and_every_file_it_names():
+    """pyproject's package data for `agents` covers the shipped table and each policy file it
+    names: an install from a wheel has only the files those patterns match."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(agents.__file__).resolve().parent
+    pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["agents"]
+    shipped = [SHIPPED_PPO_POLICY, *read_policy_table(SHIPPED_PPO_POLICY).values()]
+    for path in shipped:
+        relative = path.resolve().relative_to(root).as_posix()
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative

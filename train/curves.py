@@ -108,13 +108,14 @@ def plot(rows: list[dict], out: str | Path, title: str = "", starts: list[float]
 
 
 def _lines(ax, rows: list[dict]) -> None:
-    """One line (and its 95% band) per opponent of `rows`."""
-    for opp in dict.fromkeys(r["opponents"] for r in rows):
-        mine = [r for r in rows if r["opponents"] == opp]
+    """One line (and its 95% band) per opponent and player count of `rows` (stages of one
+    policy may be evaluated at different table sizes: one line would join unlike rates)."""
+    for opp, players in dict.fromkeys((r["opponents"], r["players"]) for r in rows):
+        mine = [r for r in rows if r["opponents"] == opp and r["players"] == players]
         x = [r["global_step"] / 1e6 for r in mine]
         y = [r["win_rate"] for r in mine]
         ci = [r["ci95"] for r in mine]
-        seats = f" ({mine[0]['players']} players)" if mine[0]["players"] else ""
+        seats = f" ({players} players)" if players else ""
         ax.plot(x, y, marker="o", ms=3, label=f"vs {opp.removeprefix('league:')}{seats}")
         ax.fill_between(x, [a - c for a, c in zip(y, ci, strict=True)],
                         [a + c for a, c in zip(y, ci, strict=True)], alpha=0.2)  # fmt: skip
