@@ -3,8 +3,11 @@ the shipped `ppo` is one, and a damaged table is refused with the file and the f
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import shutil
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -157,10 +160,6 @@ def test_a_copied_table_moves_with_its_files(tmp_path):
 def test_an_installed_package_ships_the_table_and_every_file_it_names():
     """pyproject's package data for `agents` covers the shipped table and each policy file it
     names: an install from a wheel has only the files those patterns match."""
-    import fnmatch
-    import tomllib
-    from pathlib import Path
-
     root = Path(agents.__file__).resolve().parent
     pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text())
     patterns = pyproject["tool"]["setuptools"]["package-data"]["agents"]

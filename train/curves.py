@@ -1,5 +1,6 @@
 """The learning curve of a `train.ppo` run: win rate over training from its `eval.csv`, one
-line per evaluation opponent with the 95% band, as a PNG and a Markdown table.
+line per evaluation opponent and player count with the 95% band, as a PNG and a Markdown
+table.
 
     python -m train.curves runs/my_run                    # writes runs/my_run/learning_curve.png
     python -m train.curves runs/my_run --out docs/ppo_learning_curve.png --table
@@ -62,8 +63,8 @@ def chain(stages: list[list[dict]]) -> tuple[list[dict], list[float]]:
 
 def plot(rows: list[dict], out: str | Path, title: str = "", starts: list[float] = ()) -> Path:
     """Left: the greedy policy's win rate against learner decisions, one line per
-    evaluation opponent (band: 95% interval), and the rate an equal player would have
-    (1 / players). Right, when the run logged them (`league:<name>` rows): the learner's
+    evaluation opponent and player count (band: 95% interval), and the rate an equal player
+    would have (1 / players). Right, when the run logged them (`league:<name>` rows): the learner's
     win rate relative to par in its training games against each league entry. `starts`:
     decisions (millions) at which a later stage begins (`chain`), drawn dotted."""
     import matplotlib
