@@ -88,10 +88,6 @@ def test_bad_options_and_games_are_named():
         agent.act_on_state(s, [0])
     with pytest.raises(ValueError, match="act_on_state"):
         play_search_games(object(), "random", games=1)
-    from noir_env.vector.opponents import resolve
-
-    with pytest.raises(ValueError, match="'ismcts' is a search agent"):
-        resolve("ismcts")  # the vector envs' opponents are batched agents only
 
 
 def test_search_beats_random_players():

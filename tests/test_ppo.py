@@ -276,13 +276,19 @@ def test_policy_file_round_trip_and_errors(in_tmp):
         PPOAgent(net=net).act(np.zeros((1, OBS_SIZE)), np.zeros((1, NUM_ACTIONS), bool))
 
 
-def test_cli_flags_and_league_spec():
+def test_cli_flags_and_league_spec(capsys):
     assert set(_field_docs()) == {f.name for f in dataclasses.fields(Args)}, "--help for all"
     args = parse_args(["--num-envs", "8", "--no-anneal-lr", "--league", "random:1,heuristic:3"])
     assert args.num_envs == 8 and args.anneal_lr is False
     assert parse_league(args.league) == {"random": 1.0, "heuristic": 3.0}
-    with pytest.raises(ValueError, match="weight > 0"):
-        parse_league("random:0")
+    assert parse_league("ismcts:budget=32:0.02,heuristic,ismcts:budget=8") == {
+        "ismcts:budget=32": 0.02, "heuristic": 1.0, "ismcts:budget=8": 1.0}  # fmt: skip
+    for bad in ("random:0", "random:-1", ":0.5", "", "random:nan"):
+        with pytest.raises(ValueError, match="weight > 0"):
+            parse_league(bad)
+    with pytest.raises(SystemExit):
+        parse_args(["--league", "ismcts:bugdet=8:0.1,random:1"])
+    assert "unknown ismcts options ['bugdet']" in capsys.readouterr().err
 
 
 def test_rules_v1_layout_policies_read_each_value_where_it_was():

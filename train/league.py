@@ -10,12 +10,19 @@ from noir_env.vector import make_vector_env
 
 
 def parse_league(spec: str) -> dict[str, float]:
-    """ "random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0)."""
+    """ "random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0; no weight: 1).
+    A name may carry one agent option, "ismcts:budget=32:0.02" (options with commas are for
+    an agent object, not this spec): the weight is what follows the last colon if it is a
+    number."""
     out: dict[str, float] = {}
     for part in spec.split(","):
-        name, _, weight = part.strip().partition(":")
-        w = float(weight) if weight else 1.0
-        if not name or w <= 0:
+        entry = part.strip()
+        name, _, weight = entry.rpartition(":")
+        try:
+            w = float(weight)
+        except ValueError:  # no weight: "random", "ismcts:budget=32"
+            name, w = entry, 1.0
+        if not name or not np.isfinite(w) or w <= 0:
             raise ValueError(f"league entry {part!r}: expected name:weight with weight > 0")
         out[name] = w
     return out
@@ -34,17 +41,31 @@ class SnapshotPolicy:
         return self.agent.act(obs, mask)
 
 
+def load_member(spec: str, seed: int | None = None):
+    """The agent of a league entry: a name for `agents.load`, with options as
+    "name:key=value" ("ismcts:budget=32"); ValueError naming what is wrong."""
+    from agents import load
+
+    from .tournament import parse_agent_spec
+
+    name, options = parse_agent_spec(spec)
+    return load(name, seed=seed, **options)
+
+
 class NamedAgent:
-    """A league member loaded once by name (so re-weighting the league reuses it)."""
+    """A league member loaded once by name (so re-weighting the league reuses it). A search
+    agent ("ismcts:budget=32") keeps its hook: the vector env hands it the games' state."""
 
     def __init__(self, name: str, seed: int):
-        from agents import load
-
         self.name = name
-        self.agent = load(name, seed=seed)
+        self.agent = load_member(name, seed)
+        self.uses_state = bool(getattr(self.agent, "uses_state", False))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.agent.act(obs, mask)
+
+    def act_on_state(self, state, games: np.ndarray) -> np.ndarray:
+        return self.agent.act_on_state(state, games)
 
 
 class LeagueResults:

@@ -55,9 +55,10 @@ class Args:
         "style-rusher:0.06,style-turtle:0.06,style-hoarder:0.06,style-racer:0.06,"
         "style-bully:0.06,random:0.1"
     )
-    """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner.
-    The default is every bundled scripted baseline (compiled, so training runs at full
-    speed; snapshots cost torch inference at every opponent decision)"""
+    """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner; a
+    name may carry one option, e.g. `ismcts:budget=32:0.02` (a search at each of its
+    decisions: small weights). The default is every bundled scripted baseline (compiled, so
+    training runs at full speed; snapshots cost torch inference at every opponent decision)"""
     prior: str = ""
     """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
     prior's choice gets a learned bonus, so the policy starts as that agent and learns where
@@ -185,11 +186,11 @@ def check_args(args: Args) -> None:
     game.check_rules(args.rules or None)
     if args.eval_players:
         game.player_counts(args.eval_players)
-    from .league import parse_league
+    from .league import load_member, parse_league
 
     for name in parse_league(args.league):
         if name != "self":
-            load(name)
+            load_member(name)
     for name in args.eval_opponents.split(","):
         load(name)
     if args.imitation_updates:

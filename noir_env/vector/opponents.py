@@ -17,8 +17,12 @@ their opponent as "mixed".
 A uniform random agent (`"random"` or an `agents.RandomAgent`) is played inside the compiled
 engine with one random stream per game, so a game stays a function of its seed whatever the
 number of games; every other policy is called once per decision round with the batch of all
-games in which one of its seats must act. Search agents (`uses_state`, "ismcts") are refused:
-they play in the arena and AEC loops, whose hook hands them the game.
+games in which one of its seats must act. A search agent (`uses_state = True`, e.g.
+`agents.load("ismcts", budget=32)`) is called through its hook `act_on_state(state, games)`
+with a copy of the games waiting for it, as in the arena (`noir_env.vector.arena`): it reads
+its seat's information from the state (the engine never shows it the learner's cards; the
+agent must not look). Agents that draw from their own random streams (search, sampled
+snapshots) make a game depend on which games share their calls, not on its seed alone.
 """
 
 from __future__ import annotations
@@ -34,11 +38,19 @@ OpponentSpec = Any  # str | policy object | callable | Mapping | Sequence of pai
 
 
 @dataclass(frozen=True)
+class SearchHook:
+    """A search agent's `act_on_state(state, games) -> actions`, as an opponent: the engine
+    calls it with a copy of the games to decide and their indices in that copy."""
+
+    act_on_state: Callable[[Any, np.ndarray], Any]
+
+
+@dataclass(frozen=True)
 class OpponentMix:
     """Resolved opponents: their batched `act` functions, names, draw probabilities, and
     which of them the engine plays itself (uniform random)."""
 
-    acts: tuple[Callable[[np.ndarray, np.ndarray], Any] | None, ...]
+    acts: tuple[Callable[[np.ndarray, np.ndarray], Any] | SearchHook | None, ...]
     names: tuple[str, ...]
     probs: np.ndarray  # float64 [K], sums to 1
     builtin: np.ndarray  # bool [K]: played by the compiled uniform random policy
@@ -72,17 +84,20 @@ def _name_of(spec, policy) -> str:
     return str(name) if name else type(policy).__name__
 
 
-def _resolve_one(spec) -> tuple[Callable | None, str, bool]:
-    """(act function or None for the built-in random policy, name, built-in?)."""
+def _resolve_one(spec) -> tuple[Callable | SearchHook | None, str, bool]:
+    """(act function, a search agent's hook, or None for the built-in random policy, name,
+    built-in?)."""
     policy = _load_agent(spec) if isinstance(spec, str) else spec
     if _is_uniform_random(policy):
         return None, _name_of(spec, policy), True
-    if getattr(policy, "uses_state", False):  # it has no act(obs, mask) to call
-        raise ValueError(
-            f"opponent {_name_of(spec, policy)!r} is a search agent (uses_state): the "
-            "single-seat and vector envs play batched agents only; seat it in a tournament "
-            "(noir_env.vector.arena) or an AEC loop (noir_env.aec.act_in_aec)"
-        )
+    if getattr(policy, "uses_state", False):
+        hook = getattr(policy, "act_on_state", None)
+        if not callable(hook):
+            raise ValueError(
+                f"opponent {_name_of(spec, policy)!r} declares uses_state but has no "
+                "act_on_state(state, games)"
+            )
+        return SearchHook(hook), _name_of(spec, policy), False
     act = getattr(policy, "act", None)
     if act is None and callable(policy):
         act = policy
@@ -243,9 +258,14 @@ class OpponentTable(ABC):
         owner = self.seat_opponent[games, seats]
         for k in np.unique(owner):
             rows = np.flatnonzero(owner == k)
-            sub = games[rows]
-            obs, mask = self.observe_rows(sub, seats[rows])
-            acts[rows] = self._checked(int(k), self._acts[k](obs, mask.view(np.bool_)), sub)
+            sub, act = games[rows], self._acts[k]
+            if isinstance(act, SearchHook):
+                # a copy (an index array copies): the search simulates on it, never on ours
+                answer = act.act_on_state(self.state[sub], np.arange(sub.size))
+            else:
+                obs, mask = self.observe_rows(sub, seats[rows])
+                answer = act(obs, mask.view(np.bool_))
+            acts[rows] = self._checked(int(k), answer, sub)
         return acts
 
     def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:

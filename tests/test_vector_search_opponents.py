@@ -1,0 +1,94 @@
+"""Search agents (`uses_state`) as opponents of the single-seat vector envs: called through
+their hook on a copy of the games (noir_env/vector/opponents.py), seated by name or as a
+league entry of train.ppo ("ismcts:budget=8:0.5")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from agents import RandomAgent
+from noir_env.vector import make_vector_env
+from train.league import NamedAgent, league_mix, parse_league
+
+
+def first_legal(obs, mask):
+    return np.argmax(mask, axis=1)
+
+
+class FirstLegalOnState:
+    """The same choices as `first_legal`, made through the state hook; with wreck=True it
+    then scribbles over the state it was handed, which must not reach the env's games."""
+
+    uses_state = True
+    name = "first-legal-on-state"
+
+    def __init__(self, wreck: bool = False):
+        self.wreck, self.asked = wreck, 0
+
+    def act_on_state(self, state, games):
+        assert (state.actor[games] >= 0).all()  # every listed game waits for this seat
+        self.asked += len(games)
+        actions = np.argmax(state.mask[games], axis=1)
+        if self.wreck:
+            state.hand[:] = 0
+            state.mask[:] = 0
+            state.actor[:] = 0
+        return actions
+
+
+def play(opponent, steps: int = 300, num_players: int = 3):
+    """The learner's observations, rewards and ended games' opponents over `steps` steps of
+    8 games with a seeded random learner."""
+    env = make_vector_env(8, num_players=num_players, opponents=opponent, seed=5)
+    obs, info = env.reset(seed=5)
+    learner, seen, rewards, names = RandomAgent(1), [obs.copy()], [], []
+    for _ in range(steps):
+        obs, reward, _, _, info = env.step(learner.act(obs, info["action_mask"]))
+        seen.append(obs.copy())
+        rewards.append(reward.copy())
+        if "final_info" in info:
+            names += info["final_info"]["opponent"][info["_final_info"]].tolist()
+    env.close()
+    return np.stack(seen), np.stack(rewards), names
+
+
+def test_a_search_opponent_plays_through_its_hook_on_a_copy():
+    """The hook's choices play the same games as the same choices through act(obs, mask),
+    also when the agent wrecks the state it was handed; it was asked in batches."""
+    base_obs, base_rewards, _ = play(first_legal)
+    for agent in (FirstLegalOnState(), FirstLegalOnState(wreck=True)):
+        obs, rewards, names = play(agent)
+        np.testing.assert_array_equal(obs, base_obs)
+        np.testing.assert_array_equal(rewards, base_rewards)
+        assert agent.asked > 0 and set(names) == {"first-legal-on-state"}
+
+
+def test_a_hookless_search_agent_is_refused_and_changes_nothing():
+    env = make_vector_env(4, num_players=3, opponents="random", seed=0)
+    env.reset(seed=0)
+    hookless = type("NoHook", (), {"uses_state": True, "name": "nohook"})()
+    mix_before = env.games._mix
+    with pytest.raises(ValueError, match="'nohook' declares uses_state but has no act_on_state"):
+        env.set_opponents({hookless: 1.0})
+    assert env.games._mix is mix_before
+
+
+def test_ismcts_as_a_league_entry_plays_whole_games():
+    """ "ismcts:budget=4" from a league spec: loaded once with its options, drawn beside a
+    scripted entry, searching its seats' decisions until its games end."""
+    weights = parse_league("ismcts:budget=4:0.5,heuristic:0.5")
+    members = {name: NamedAgent(name, seed=3) for name in weights}
+    search = members["ismcts:budget=4"].agent
+    assert search.config.budget == 4 and search.stats.decisions == 0
+    _, _, names = play(league_mix(weights, [], seed=3, members=members), steps=400)
+    assert {"ismcts:budget=4", "heuristic"} <= set(names)
+    assert search.stats.searched > 0
+
+
+def test_ismcts_opponent_by_object_at_every_player_count():
+    for n in (4, 6):
+        search = agents.load("ismcts", seed=0, budget=2, horizon=2)
+        _, _, names = play(search, steps=250, num_players=n)
+        assert names and set(names) == {"ismcts"} and search.stats.decisions > 0
