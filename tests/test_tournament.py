@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hook_agents import LowestLegalOnState
 
 from noir_env.spaces import OBS_SIZE
 from noir_env.vector.arena import ArenaPolicy, GameRecords, play_games
@@ -248,28 +249,6 @@ def test_a_python_agent_plays_its_seats_only():
     rec = play_games(sch.seeds, sch.lineups, [ArenaPolicy("w", watcher), ArenaPolicy("r"),
                                               ArenaPolicy("r2")])  # fmt: skip
     assert sum(calls) > 0 and not rec.truncated.any()
-
-
-class LowestLegalOnState:
-    """A state-hook agent (`uses_state`) that plays the lowest legal action, as
-    `first_legal` does through act(obs, mask); with wreck=True it then scribbles over the
-    state it was handed, which must not reach the arena's games."""
-
-    uses_state = True
-
-    def __init__(self, wreck: bool = False):
-        self.wreck = wreck
-        self.asked = 0
-
-    def act_on_state(self, state, games):
-        assert (state.actor[games] >= 0).all()  # every listed game waits for this seat
-        self.asked += len(games)
-        actions = np.argmax(state.mask[games], axis=1)
-        if self.wreck:
-            state.hand[:] = 0
-            state.mask[:] = 0
-            state.actor[:] = 0
-        return actions
 
 
 def test_a_search_agent_plays_through_its_state_hook_on_a_copy():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hook_agents import LowestLegalOnState
 
 import agents
 from agents import RandomAgent
@@ -17,25 +18,11 @@ def first_legal(obs, mask):
     return np.argmax(mask, axis=1)
 
 
-class FirstLegalOnState:
-    """The same choices as `first_legal`, made through the state hook; with wreck=True it
-    then scribbles over the state it was handed, which must not reach the env's games."""
+class FirstLegalOnState(LowestLegalOnState):
+    """The same choices as `first_legal`, made through the state hook (named, so the env's
+    `final_info` reports it by that name)."""
 
-    uses_state = True
     name = "first-legal-on-state"
-
-    def __init__(self, wreck: bool = False):
-        self.wreck, self.asked = wreck, 0
-
-    def act_on_state(self, state, games):
-        assert (state.actor[games] >= 0).all()  # every listed game waits for this seat
-        self.asked += len(games)
-        actions = np.argmax(state.mask[games], axis=1)
-        if self.wreck:
-            state.hand[:] = 0
-            state.mask[:] = 0
-            state.actor[:] = 0
-        return actions
 
 
 def play(opponent, steps: int = 300, num_players: int = 3):

@@ -19,9 +19,9 @@ engine with one random stream per game, so a game stays a function of its seed w
 number of games; every other policy is called once per decision round with the batch of all
 games in which one of its seats must act. A search agent (`uses_state = True`, e.g.
 `agents.load("ismcts", budget=32)`) is called through its hook `act_on_state(state, games)`
-with a copy of the games waiting for it, as in the arena (`noir_env.vector.arena`): it reads
-its seat's information from the state (the engine never shows it the learner's cards; the
-agent must not look). Agents that draw from their own random streams (search, sampled
+with a copy of the games waiting for it, as in the arena (`noir_env.vector.arena`). The copy
+holds every hand: the agent is trusted to read only its seat's information (`ismcts` re-deals
+what its seat cannot see before it searches). Agents that draw from their own random streams (search, sampled
 snapshots) make a game depend on which games share their calls, not on its seed alone.
 """
 
