@@ -289,6 +289,11 @@ def test_cli_flags_and_league_spec(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--league", "ismcts:bugdet=8:0.1,random:1"])
     assert "unknown ismcts options ['bugdet']" in capsys.readouterr().err
+    # a docstring's literal % (e.g. "35% against") shows as written, not as argparse's dict
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "first reached 35% against" in shown and "option_strings" not in shown
 
 
 def test_rules_v1_layout_policies_read_each_value_where_it_was():

@@ -44,6 +44,8 @@ def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = Tr
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{docs.get(f.name, '')} (default: {f.default})".strip()
+        # argparse %-formats help strings: a literal % in a docstring would garble --help
+        help_text = help_text.replace("%", "%%")
         default = f.default if defaults else argparse.SUPPRESS
         if f.type == "bool":
             parser.add_argument(
