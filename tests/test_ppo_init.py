@@ -81,3 +81,28 @@ def test_the_cli_names_a_bad_init_in_one_line(tmp_path):
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "--init:" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_init_snapshot_puts_the_start_network_in_the_league(tmp_path, monkeypatch, start_policy):
+    """--init-snapshot: `self` plays a frozen copy of the --init network from the first
+    update (without it, `self` has no snapshot until --snapshot-interval updates)."""
+    from train.ppo_run import read_checkpoint
+
+    monkeypatch.chdir(tmp_path)
+    start = load_policy(start_policy).state_dict()
+    flags = dict(init=str(start_policy), league="self:1", snapshot_interval=50)
+    train(small_args(run_name="seeded", init_snapshot=True, **flags))
+    train(small_args(run_name="plain", **flags))
+    (kept,) = read_checkpoint(tmp_path / "runs" / "seeded" / "checkpoint.pt")["snapshots"]
+    for name, value in start.items():
+        torch.testing.assert_close(kept[name], value, atol=0, rtol=0, msg=name)
+    assert read_checkpoint(tmp_path / "runs" / "plain" / "checkpoint.pt")["snapshots"] == []
+    # a resumed run holds the checkpoint's snapshots, not a second copy of the start
+    train(parse_args(["--run-name", "seeded", "--resume", "--total-steps", str(2 * 16 * 8)]))
+    assert len(read_checkpoint(tmp_path / "runs" / "seeded" / "checkpoint.pt")["snapshots"]) == 1
+    for flags, message in [
+        (dict(init_snapshot=True), "--init-snapshot: needs --init"),
+        (dict(init_snapshot=True, init=str(start_policy)), "--init-snapshot: needs `self`"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            train(small_args(run_name="x", **flags))

@@ -67,6 +67,11 @@ class Args:
     """a policy file to start the network from (e.g. agents/policies/ppo_noir.pt), to
     fine-tune it: its weights, widths and prior are the run's (--hidden and --prior must
     be left out or match it); the optimizer and the league start fresh"""
+    init_snapshot: bool = False
+    """with --init: the league's `self` starts with a frozen copy of the initial network, so
+    the first --snapshot-interval updates play it in `self`'s share (without it, that share
+    goes to the other entries until the first snapshot: a search entry then takes most
+    games)"""
     imitate: str = ""
     """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""
     imitation_updates: int = 0
@@ -202,6 +207,9 @@ def check_args(args: Args) -> None:
             load(args.prior)
         except ValueError as e:
             raise ValueError(f"--prior: {e}") from None
+    if args.init_snapshot:
+        need(bool(args.init), "init-snapshot", "needs --init (the network it snapshots)")
+        need("self" in parse_league(args.league), "init-snapshot", "needs `self` in --league")
     if args.init and not args.resume:  # a resumed run's weights are its checkpoint's
         check_init(args, game)
 
