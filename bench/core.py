@@ -31,6 +31,7 @@ from agents.random_agent import RandomAgent
 from noir_env import core
 from noir_env.core.constants import PH_GAME_OVER
 from noir_env.core.rollout import random_playout
+from train.cli import first_paragraph
 
 SIZES = (1, 256, 4096)
 
@@ -93,7 +94,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     args = parser.parse_args()
     warm_up()

@@ -30,6 +30,7 @@ from noir_env import district
 from noir_env.district.constants import PH_GAME_OVER
 from noir_env.district.rollout import random_playout
 from noir_env.vector import make_district_vector_env
+from train.cli import first_paragraph
 
 SIZES = (1, 256, 4096)
 
@@ -113,7 +114,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--no-noir", action="store_true", help="measure District Noir only")
     args = parser.parse_args()

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from train.cli import first_paragraph
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FUZZ_FILE = "tests/test_fuzz_positions.py"
 
@@ -45,7 +47,7 @@ def run(examples: int, cache_dir: pathlib.Path) -> tuple[int, str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--examples", type=int, default=60, help="examples per fuzz test")
     parser.add_argument(
         "--cache-dir",

@@ -24,6 +24,7 @@ from agents import load
 from agents.heuristic_v1 import STYLES
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from train.cli import first_paragraph
 from train.match import play
 
 
@@ -90,7 +91,7 @@ def speed(batch: int = 4096, repeats: int = 5) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--only", choices=["random", "styles", "speed"], action="append")
     parser.add_argument("--presets", nargs="+", default=["noirburg", "noirbrough", "original"])
     parser.add_argument("--players", nargs="+", type=int, default=[3, 4, 5, 6])

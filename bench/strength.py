@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from train.cli import first_paragraph
+
 BASELINES = ["heuristic", "heuristic-v1", "style-rusher", "style-turtle", "style-hoarder",
              "style-racer", "style-bully", "ppo", "random"]  # fmt: skip
 COLUMNS = ["rules", "players", "agent", "field", "games", "wins", "win_rate", "ci_low",
@@ -176,7 +178,7 @@ def markdown(rows: list[dict], names: list[str]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--agents", nargs="+", default=BASELINES, help="agent names")
     parser.add_argument("--players", nargs="+", type=int, default=[3, 4, 5, 6])
     parser.add_argument("--games", type=int, default=1000, help="games per cell")

@@ -34,6 +34,7 @@ import numpy as np
 
 from agents.random_agent import RandomAgent
 from noir_env.vector import make_vector_env
+from train.cli import first_paragraph
 
 SIZES = (1, 64, 1024, 4096)
 DUMMY_ENVS = 16
@@ -91,7 +92,7 @@ def dummy_vec_rate(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
         "--opponents", nargs="+", default=None,

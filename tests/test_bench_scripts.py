@@ -1,6 +1,7 @@
 """Every benchmark script starts as `make bench` runs it (`python bench/<name>.py`, the
 script's folder first on sys.path, so a script named like a package would shadow it)."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -21,3 +22,6 @@ def test_bench_script_starts(script):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "usage" in done.stdout
+    # the description is the docstring's whole first paragraph, not a line cut mid-sentence
+    paragraph = ast.get_docstring(ast.parse(script.read_text())).split("\n\n")[0]
+    assert " ".join(paragraph.split()) in " ".join(done.stdout.split())

@@ -16,6 +16,12 @@ T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
 
 
+def first_paragraph(doc: str | None) -> str:
+    """The first paragraph of a module docstring as one line: a CLI's --help description
+    (its first line alone can stop mid-sentence)."""
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and exit with code 2."""
 

@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import Parser
+from .cli import Parser, first_paragraph
 from .tournament.statistics import Z95
 
 COLUMNS = ("game", "players", "deal_seed", "seats", "winners", "ranks")  # of games.csv, read
@@ -169,7 +169,7 @@ def compare(a_dirs: list[str], b_dirs: list[str], labels: list[str] | None = Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(prog="python -m train.compare", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.compare", description=first_paragraph(__doc__))
     parser.add_argument(
         "--a",
         nargs="+",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from .cli import Parser
+from .cli import Parser, first_paragraph
 
 
 def read_eval(run_dir: str | Path) -> list[dict]:
@@ -150,7 +150,7 @@ def _table_rate(r: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = Parser(prog="python -m train.curves", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.curves", description=first_paragraph(__doc__))
     parser.add_argument("run_dir", nargs="+",
                         help="a train.ppo run folder (runs/<name>); several: stages of one "
                         "policy, drawn end to end")  # fmt: skip

@@ -24,6 +24,8 @@ from noir_env import core
 from noir_env.core import constants as C
 from noir_env.core.rollout import random_playout
 
+from .cli import first_paragraph
+
 KERNEL_PACKAGES = ("noir_env", "agents")  # where the project's numba kernels live
 
 
@@ -193,7 +195,7 @@ def tournament(policy: Path, players: int, games: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=int, default=3000, help="random games per preset")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--train-steps", type=int, default=200_000, help="PPO learner steps")

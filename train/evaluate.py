@@ -25,7 +25,7 @@ import numba
 
 from noir_env.game import game_names
 
-from .cli import Parser
+from .cli import Parser, first_paragraph
 from .tournament import run_tournament, save
 
 
@@ -38,7 +38,7 @@ def default_out(agents: list[str], players: list[int], game: str = "noir") -> Pa
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = Parser(prog="python -m train.evaluate", description=__doc__.splitlines()[0])
+    p = Parser(prog="python -m train.evaluate", description=first_paragraph(__doc__))
     p.add_argument(
         "--agents",
         nargs="+",

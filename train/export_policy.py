@@ -12,7 +12,7 @@ from pathlib import Path
 from agents.ppo_agent import PolicyNet, save_policy
 from noir_env.game import get_game
 
-from .cli import Parser
+from .cli import Parser, first_paragraph
 from .ppo_run import read_checkpoint
 
 
@@ -40,7 +40,7 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = Parser(prog="python -m train.export_policy", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.export_policy", description=first_paragraph(__doc__))
     parser.add_argument("run_dir", help="a train.ppo run folder (runs/<name>)")
     parser.add_argument("--out", help="policy file to write (default: <run_dir>/policy.pt)")
     args = parser.parse_args(argv)

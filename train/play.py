@@ -29,6 +29,8 @@ import numpy as np
 
 from noir_env.game import Game, game_names, get_game
 
+from .cli import first_paragraph
+
 QUIT_WORDS = ("quit", "exit", "q")
 HELP = (
     "Answer with the number of an action or its name. Other commands: 'board' (show the "
@@ -277,7 +279,7 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m train.play", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m train.play", description=first_paragraph(__doc__))
     p.add_argument("--game", default="noir", choices=game_names(),
                    help="the game: noir (default), district_noir, ...")  # fmt: skip
     p.add_argument("--players", type=int, default=None,

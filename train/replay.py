@@ -24,7 +24,7 @@ from typing import Any
 
 from noir_env.history import load_history
 
-from .cli import Parser
+from .cli import Parser, first_paragraph
 from .play import describe_action
 
 DISTRICT_ENV = "district_noir_v0"
@@ -129,7 +129,7 @@ def print_text(game: Replay) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = Parser(prog="python -m train.replay", description=__doc__.splitlines()[0])
+    p = Parser(prog="python -m train.replay", description=first_paragraph(__doc__))
     p.add_argument("game", type=Path, help="a game's history (JSON)")
     p.add_argument("--html", type=Path, default=None, help="write the replay viewer here")
     p.add_argument(

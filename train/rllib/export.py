@@ -17,7 +17,7 @@ import torch
 
 from agents.ppo_agent import PolicyNet, save_policy
 
-from ..cli import Parser
+from ..cli import Parser, first_paragraph
 
 PREFIX = "net."  # MaskedPolicyModule keeps its PolicyNet as `self.net`
 
@@ -79,7 +79,7 @@ def export_checkpoint(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = Parser(prog="python -m train.rllib.export", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train.rllib.export", description=first_paragraph(__doc__))
     parser.add_argument("checkpoint", help="an RLlib checkpoint folder (runs/<name>/checkpoint)")
     parser.add_argument("--out", help="policy file to write (default: beside the checkpoint)")
     parser.add_argument("--module", default=None, help="module id (default: the trained one)")
