@@ -21,8 +21,9 @@ games in which one of its seats must act. A search agent (`uses_state = True`, e
 `agents.load("ismcts", budget=32)`) is called through its hook `act_on_state(state, games)`
 with a copy of the games waiting for it, as in the arena (`noir_env.vector.arena`). The copy
 holds every hand: the agent is trusted to read only its seat's information (`ismcts` re-deals
-what its seat cannot see before it searches). Agents that draw from their own random streams (search, sampled
-snapshots) make a game depend on which games share their calls, not on its seed alone.
+what its seat cannot see before it searches). Agents that draw from their own random streams
+(search, sampled snapshots) make a game depend on which games share their calls, not on its
+seed alone.
 """
 
 from __future__ import annotations
