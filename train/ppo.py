@@ -15,7 +15,7 @@ gives each new game a uniform random table (0.2), a heuristic table (0.4, any na
 `agents.load` knows, e.g. `heuristic-aggressive` or `district-heuristic`), or a frozen
 snapshot of the learner (0.4, split evenly over the last `--snapshots-kept` snapshots, one
 taken every `--snapshot-interval` updates; until the first one exists its share goes to the
-rest, or, with `--init-snapshot`, to a frozen copy of the `--init` network). A search
+rest; `--init-snapshot` makes a frozen copy of the `--init` network the first snapshot). A search
 agent is an entry too, with an option: `ismcts:budget=32:0.02` (it searches at every
 decision of its seats, so its weight sets the run's pace: keep it small).
 Player counts: `--players 4` or `--players 3,4,5,6` (drawn per game; default: the game's;
@@ -139,7 +139,8 @@ def setup(args: Args) -> Run:
               league=LeagueResults(weights, args.pfsp,
                                    track=("mixed",) if args.mixed_tables > 0 else ()),
               members=members, envs=None,
-              snapshots=[snapshot(net)] if args.init_snapshot else [],
+              # a resumed run's snapshots are its checkpoint's (load_checkpoint)
+              snapshots=[snapshot(net)] if args.init_snapshot and not args.resume else [],
               writer=None, eval_file=run_dir / "eval.csv",
               num_updates=max(1, args.total_steps // batch_size),
               batch_size=batch_size)  # fmt: skip

@@ -68,9 +68,9 @@ class Args:
     fine-tune it: its weights, widths and prior are the run's (--hidden and --prior must
     be left out or match it); the optimizer and the league start fresh"""
     init_snapshot: bool = False
-    """with --init: the league's `self` starts with a frozen copy of the initial network, so
-    the first --snapshot-interval updates play it in `self`'s share (without it, that share
-    goes to the other entries until the first snapshot: a search entry then takes most
+    """with --init: the league's `self` starts with a frozen copy of the initial network, kept
+    as the oldest snapshot until --snapshots-kept newer ones replace it (without it, `self`'s
+    share goes to the other entries until the first snapshot: a search entry then takes most
     games)"""
     imitate: str = ""
     """teacher agent for an imitation warm start (e.g. heuristic; empty: none)"""

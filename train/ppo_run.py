@@ -234,7 +234,6 @@ def load_checkpoint(run: Run) -> None:
         ckpt = read_checkpoint(path)
         run.net.load_state_dict(ckpt["net"])
         run.optimizer.load_state_dict(ckpt["optimizer"])
-        run.snapshots = []  # the checkpoint's, the --init-snapshot copy among them
         for sd in ckpt["snapshots"]:
             run.snapshots.append(snapshot(run.net))
             run.snapshots[-1].load_state_dict(sd)
