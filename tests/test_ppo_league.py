@@ -101,6 +101,17 @@ def test_training_logs_each_league_opponent_and_resumes_its_results(in_tmp, monk
     resumed.writer.close()
 
 
+def test_without_evaluation_games_the_league_is_still_logged(in_tmp, monkeypatch):
+    monkeypatch.setattr("train.ppo.LeagueResults", QuickLeague)
+    train(tiny(num_steps=64, total_steps=2 * 16 * 64, eval_games=0))
+    run = in_tmp / "runs" / "t"
+    rows = list(csv.DictReader((run / "eval.csv").open()))
+    assert {r["opponents"] for r in rows} == {"league:random", "league:heuristic"}
+    assert {r["update"] for r in rows} == {"1", "2"}  # every --eval-interval (1) update
+    curves.main([str(run)])  # the league panel alone draws
+    assert (run / "learning_curve.png").stat().st_size > 1000
+
+
 def test_mixed_tables_are_logged_apart_and_leave_the_weights_alone(in_tmp, monkeypatch):
     monkeypatch.setattr("train.ppo.LeagueResults", QuickLeague)
     train(tiny(num_steps=64, total_steps=2 * 16 * 64, mixed_tables=0.5))

@@ -119,7 +119,8 @@ class Args:
     eval_interval: int = 25
     """updates between evaluations (0: only at the end)"""
     eval_games: int = 400
-    """games per evaluation (0: no evaluation)"""
+    """games per evaluation (0: no evaluation; the league's training results are still logged
+    every --eval-interval updates)"""
     eval_opponents: str = "random"
     """opponent name the evaluation plays against (all other seats)"""
     eval_players: int = 0

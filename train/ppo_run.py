@@ -76,13 +76,13 @@ class Rollout:
 
 
 def evaluate_and_log(run: Run, update: int) -> None:
-    """The greedy policy's win rate against each of `--eval-opponents`: TensorBoard,
-    eval.csv and a printed line."""
+    """The greedy policy's win rate against each of `--eval-opponents` (TensorBoard, eval.csv
+    and a printed line; none with `--eval-games 0`), then the league's training results,
+    which are logged either way."""
     args = run.args
-    if args.eval_games <= 0:
-        return
     players = args.eval_players or run.game.default_players
-    for k, name in enumerate(args.eval_opponents.split(",")):
+    names = args.eval_opponents.split(",") if args.eval_games > 0 else []
+    for k, name in enumerate(names):
         rate, ci = evaluate(run.net, name, players, args.eval_games, args.rules or None,
                             seed=10_000_000, game=run.game.name)  # fmt: skip
         run.writer.add_scalar(f"eval/win_rate_vs_{name}", rate, run.global_step)
