@@ -76,6 +76,7 @@ from .ppo_run import (
     start_eval_file,
 )
 from .ppo_update import Batch, update_policy
+from .shaping import ScoreShaping
 
 __all__ = ["Args", "_field_docs", "evaluate", "league_mix", "parse_args", "parse_league", "train"]
 
@@ -164,6 +165,9 @@ def setup(args: Args) -> Run:
     # a resumed run deals fresh games from a seed of its own (the stopped games are not saved)
     run.next_obs, info = run.envs.reset(seed=args.seed + 7919 * run.start_update)
     run.next_mask = torch.as_tensor(info["action_mask"]).bool()
+    if args.score_shaping > 0:
+        run.shaping = ScoreShaping(game, args.score_shaping, args.gamma)
+        run.shaping.reset(run.envs.games)
     return run
 
 
@@ -199,6 +203,8 @@ def collect_rollout(run: Run) -> Rollout:
         te = time.perf_counter()
         run.next_obs, reward, term, trunc, info = run.envs.step(out.actions[step].numpy())
         out.env_time += time.perf_counter() - te
+        if run.shaping is not None:  # the lead in score (train/shaping.py); returns unshaped
+            reward = run.shaping.shape(run.envs.games, reward, term | trunc)
         out.rewards[step] = torch.as_tensor(reward)
         out.dones[step] = torch.as_tensor(term | trunc, dtype=torch.float32)
         run.next_mask = torch.as_tensor(info["action_mask"]).bool()

@@ -99,6 +99,9 @@ class Args:
     """discount per learner decision"""
     gae_lambda: float = 0.95
     """GAE lambda"""
+    score_shaping: float = 0.0
+    """C of a potential-based reward on the learner's lead in score, C * (own score - best
+    other living seat's), per point (train/shaping.py; 0: none, the game's reward alone)"""
     update_epochs: int = 2
     """passes over each batch. 2 at learning rate 6e-4 against 4 at 3e-4: about the same
     curve per decision, and the update costs less; side by side on a 2-core machine, the
@@ -184,6 +187,7 @@ def check_args(args: Args) -> None:
     check_hidden(check, args.hidden)
     check.numbers((("learning_rate", 0.0, 1.0, False), ("gamma", 0.0, 1.0, False),
                    ("gae_lambda", 0.0, 1.0, True), ("clip_coef", 0.0, 1e3, False),
+                   ("score_shaping", 0.0, 1.0, True),
                    ("pfsp", 0.0, 100.0, True), ("mixed_tables", 0.0, 1.0, True),
                    ("ent_coef", 0.0, 1e3, True), ("vf_coef", 0.0, 1e3, True),
                    ("max_grad_norm", 0.0, 1e6, False), ("target_kl", 0.0, 1e3, True),

@@ -45,6 +45,7 @@ class Run:
     num_updates: int
     batch_size: int
     start_update: int = 0
+    shaping: Any = None  # --score-shaping's ScoreShaping (None without it)
     stopped: bool = False  # --stop-win-rate reached: the run ends after this update
     global_step: int = 0
     elapsed: float = 0.0
