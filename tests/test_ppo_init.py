@@ -55,7 +55,8 @@ def test_a_run_starts_from_the_policy_file(tmp_path, monkeypatch, start_policy):
     "flags, message",
     [
         (dict(init="missing.pt"), "--init: missing.pt: no policy file there"),
-        (dict(hidden="64"), "--hidden 64: the --init policy's widths are 24,16"),
+        (dict(hidden="64"), "--hidden 64: has 1 layers, the --init policy 2; its widths are 24,16"),
+        (dict(hidden="32,8"), "--hidden 32,8: narrows a layer of the --init policy"),
         (dict(prior="random"), "--prior random: the --init policy's prior is heuristic"),
     ],
 )

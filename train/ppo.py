@@ -66,7 +66,15 @@ from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
-from .ppo_args import Args, _field_docs, check_args, int_list, parse_args, widths_spec
+from .ppo_args import (
+    DEFAULT_HIDDEN,
+    Args,
+    _field_docs,
+    check_args,
+    int_list,
+    parse_args,
+    widths_spec,
+)
 from .ppo_run import (
     Rollout,
     Run,
@@ -77,6 +85,7 @@ from .ppo_run import (
 )
 from .ppo_update import Batch, update_policy
 from .shaping import ScoreShaping
+from .widen import widen
 
 __all__ = ["Args", "_field_docs", "evaluate", "league_mix", "parse_args", "parse_league", "train"]
 
@@ -120,6 +129,8 @@ def setup(args: Args) -> Run:
     if args.init and not args.resume:  # fine-tune: the file's weights, widths and prior
         net = load_policy(args.init)
         net.train()
+        if args.hidden not in ("", DEFAULT_HIDDEN, widths_spec(net.config["hidden"])):
+            net = widen(net, int_list(args.hidden, "hidden"), args.seed)
         # config.json records them, so that --resume rebuilds this network
         args.hidden, args.prior = widths_spec(net.config["hidden"]), net.config.get("prior", "")
     else:

@@ -65,8 +65,10 @@ class Args:
     to depart from it; the agent is consulted whenever the policy plays"""
     init: str = ""
     """a policy file to start the network from (e.g. agents/policies/ppo_noir.pt), to
-    fine-tune it: its weights, widths and prior are the run's (--hidden and --prior must
-    be left out or match it); the optimizer and the league start fresh"""
+    fine-tune it: its weights, widths and prior are the run's (--prior must be left out or
+    match it; --hidden left at its default keeps the file's widths, and one with as many
+    layers, none narrower, widens the network without changing what it plays:
+    train/widen.py); the optimizer and the league start fresh"""
     init_snapshot: bool = False
     """with --init: the league's `self` starts with a frozen copy of the initial network, kept
     as the oldest snapshot until --snapshots-kept newer ones replace it (without it, `self`'s
@@ -234,9 +236,13 @@ def check_init(args: Args, game) -> None:
             f"({cfg['obs_size']} observation values, {cfg['num_actions']} actions), not for "
             f"{game.name} ({game.obs_size}, {game.num_actions})"
         )
+    from .widen import check_widths
+
     widths = widths_spec(cfg["hidden"])
     if args.hidden not in ("", DEFAULT_HIDDEN, widths):
-        raise ValueError(f"--hidden {args.hidden}: the --init policy's widths are {widths}")
+        why = check_widths(cfg["hidden"], int_list(args.hidden, "hidden"))
+        if why:
+            raise ValueError(f"--hidden {args.hidden}: {why}; its widths are {widths}")
     if args.prior and args.prior != cfg.get("prior", ""):
         raise ValueError(
             f"--prior {args.prior}: the --init policy's prior is {cfg.get('prior') or 'none'}"
