@@ -67,7 +67,7 @@ def test_other_deals_or_entrants_are_refused_in_one_line(tmp_path, capsys):
         main(["--a", a, "--b", two_differ, "--labels", "random", "nobody"])
     assert code.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not the same deal and seating" in err
+    assert err.count("\n") == 1 and "--labels: 'nobody' is not seated in B's games" in err
     with pytest.raises(SystemExit):
         main(["--a", a, "--b", str(tmp_path / "missing")])
     assert "no games.csv" in capsys.readouterr().err

@@ -160,6 +160,11 @@ def compare(a_dirs: list[str], b_dirs: list[str], labels: list[str] | None = Non
         a_rows, b_rows = read_games(a_dir), read_games(b_dir)
         try:
             a, b = labels or entrants(a_rows, b_rows)
+            for label, rows, side in ((a, a_rows, "A"), (b, b_rows, "B")):
+                seated = sorted({x for r in rows for x in r["seats"].split("|")})
+                if label not in seated:
+                    raise ValueError(f"--labels: {label!r} is not seated in {side}'s games "
+                                     f"(its seats: {seated})")  # fmt: skip
         except ValueError as err:
             raise ValueError(f"{a_dir} / {b_dir}: {err}") from None
         pairs += pair_games(a_rows, b_rows, a, b, f"{a_dir} / {b_dir}")
@@ -185,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         help="the same evaluations with agent B in A's seat, in the same order",
     )
     parser.add_argument("--labels", nargs=2, metavar=("A", "B"),
-                        help="the compared entrants' labels (default: the one that "
-                        "differs)")  # fmt: skip
+                        help="the compared entrants' seat labels as games.csv names them, "
+                        "e.g. runs/a.pt (default: the one that differs)")  # fmt: skip
     args = parser.parse_args(argv)
     print(parser.run(lambda: compare(args.a, args.b, args.labels)))
     return 0
