@@ -67,12 +67,12 @@ from noir_env.vector import make_vector_env
 
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
 from .ppo_args import (
-    DEFAULT_HIDDEN,
     Args,
     _field_docs,
     check_args,
     int_list,
     parse_args,
+    widened_widths,
     widths_spec,
 )
 from .ppo_run import (
@@ -129,8 +129,9 @@ def setup(args: Args) -> Run:
     if args.init and not args.resume:  # fine-tune: the file's weights, widths and prior
         net = load_policy(args.init)
         net.train()
-        if args.hidden not in ("", DEFAULT_HIDDEN, widths_spec(net.config["hidden"])):
-            net = widen(net, int_list(args.hidden, "hidden"), args.seed)
+        wider = widened_widths(args.hidden, net.config["hidden"])
+        if wider:
+            net = widen(net, wider, args.seed)
         # config.json records them, so that --resume rebuilds this network
         args.hidden, args.prior = widths_spec(net.config["hidden"]), net.config.get("prior", "")
     else:

@@ -238,15 +238,23 @@ def check_init(args: Args, game) -> None:
         )
     from .widen import check_widths
 
-    widths = widths_spec(cfg["hidden"])
-    if args.hidden not in ("", DEFAULT_HIDDEN, widths):
-        why = check_widths(cfg["hidden"], int_list(args.hidden, "hidden"))
-        if why:
-            raise ValueError(f"--hidden {args.hidden}: {why}; its widths are {widths}")
+    wider = widened_widths(args.hidden, cfg["hidden"])
+    why = check_widths(cfg["hidden"], wider) if wider else ""
+    if why:
+        raise ValueError(f"--hidden {args.hidden}: {why}; its widths are "
+                         f"{widths_spec(cfg['hidden'])}")  # fmt: skip
     if args.prior and args.prior != cfg.get("prior", ""):
         raise ValueError(
             f"--prior {args.prior}: the --init policy's prior is {cfg.get('prior') or 'none'}"
         )
+
+
+def widened_widths(hidden: str, init_widths: list[int]) -> list[int]:
+    """The widths --hidden asks an --init network to grow to; [] where it keeps the file's
+    (--hidden left at its default, or the file's own widths)."""
+    if hidden in ("", DEFAULT_HIDDEN, widths_spec(init_widths)):
+        return []
+    return int_list(hidden, "hidden")
 
 
 def check_hidden(check: FlagCheck, hidden: str) -> None:

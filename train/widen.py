@@ -36,21 +36,20 @@ def widen(net: PolicyNet, hidden: list[int], seed: int = 0) -> PolicyNet:
     if why:
         raise ValueError(f"--hidden {','.join(map(str, hidden))}: {why}")
     cfg = net.config
-    torch.manual_seed(seed)  # the new units' weights: one function of the seed
-    wide = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(hidden), cfg["game"],
-                     cfg.get("prior", ""))  # fmt: skip
+    with torch.random.fork_rng():  # the new units' weights: one function of the seed
+        torch.manual_seed(seed)
+        wide = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(hidden), cfg["game"],
+                         cfg.get("prior", ""))  # fmt: skip
     old_layers = [m for m in net.body if isinstance(m, nn.Linear)]
     new_layers = [m for m in wide.body if isinstance(m, nn.Linear)]
-    width_in = cfg["obs_size"]
     for old_layer, new_layer in zip(old_layers, new_layers, strict=True):
         out_old, in_old = old_layer.weight.shape
         # trained units keep their weights and read nothing from the previous layer's new
-        # units (zero); the new units keep their fresh orthogonal rows over all inputs
+        # units (zero); the new units keep their fresh orthogonal rows and zero biases
         new_layer.weight[:out_old, :] = 0.0
         new_layer.weight[:out_old, :in_old] = old_layer.weight
         new_layer.bias[:out_old] = old_layer.bias
-        new_layer.bias[out_old:] = 0.0
-        width_in = out_old
+    width_in = old[-1]
     for head in ("pi", "v"):
         old_head, new_head = getattr(net, head), getattr(wide, head)
         new_head.weight.zero_()
