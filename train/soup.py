@@ -12,6 +12,7 @@ file, or one file and its fine-tunes): the average of unrelated networks plays n
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 
@@ -30,7 +31,7 @@ def soup(paths: Sequence[str | os.PathLike], weights: Sequence[float] | None = N
     weights = [1.0] * len(paths) if weights is None else [float(w) for w in weights]
     if len(weights) != len(paths):
         raise ValueError(f"--weights: {len(weights)} weights for {len(paths)} policy files")
-    if not all(w > 0 and w < float("inf") for w in weights):
+    if not all(w > 0 and math.isfinite(w) for w in weights):
         raise ValueError(f"--weights: every weight must be a positive number, got {weights}")
     nets = [load_policy(p) for p in paths]
     for path, net in zip(paths[1:], nets[1:], strict=True):
@@ -45,11 +46,9 @@ def soup(paths: Sequence[str | os.PathLike], weights: Sequence[float] | None = N
         name: sum(w / total * s[name].double() for w, s in zip(weights, states, strict=True))
         for name in states[0]
     }
-    cfg = nets[0].config
-    out = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"],
-                    cfg.get("prior", ""))  # fmt: skip
-    out.load_state_dict({name: t.to(states[0][name].dtype) for name, t in mean.items()})
-    return out.eval()
+    # the first file's network (loaded here, nobody else's) takes the mean
+    nets[0].load_state_dict({name: t.to(states[0][name].dtype) for name, t in mean.items()})
+    return nets[0].eval()
 
 
 def distances(paths: Sequence[str | os.PathLike], net: PolicyNet) -> list[tuple[float, float]]:
