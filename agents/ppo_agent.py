@@ -6,8 +6,10 @@ self-contained. Its first layer reads only the columns that are nonzero somewher
 batch (a NOIR observation has about 80 nonzero entries of 2,473): the same function as the
 dense layer at a fraction of the cost. Training reads only each row's legal actions
 (`legal_actions`, `PolicyNet.legal_heads`, `legal_policy`): a decision has about 3 of 384.
-`PPOAgent(path)` plays a policy with the batched agent
-protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or sampled), in numpy.
+A net may also read a feature set (`features`, agents/ppo_features.py: derived inputs
+appended to the observation by `PolicyNet.inputs`). `PPOAgent(path)` plays a policy with the
+batched agent protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by default, or
+sampled), in numpy.
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...,
 "sha256": ...})` with float16 weights (the shipped policy is a few MB); `save_policy` writes it
@@ -36,6 +38,7 @@ from noir_env._atomic import atomic_write
 from noir_env.core.obs_layouts import columns_for, to_layout
 
 from .games import OBS_SIZES, game_of_observation
+from .ppo_features import FEATURE_SETS, feature_size, with_features
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
@@ -68,6 +71,7 @@ class PolicyNet(nn.Module):
         hidden: tuple[int, ...] = (256, 256),
         game: str = "noir",
         prior: str = "",
+        features: str = "",
     ):
         super().__init__()
         self.config = {  # plain ints: the config is written into policy files as it is
@@ -79,17 +83,33 @@ class PolicyNet(nn.Module):
         if prior:  # absent otherwise: files of policies without a prior stay as they were
             self.config["prior"] = str(prior)
             self.prior_weight = nn.Parameter(torch.tensor(PRIOR_WEIGHT_INIT))
+        if features:  # likewise: derived inputs appended to the observation (`inputs`)
+            self.config["features"] = str(features)
+        input_size = obs_size + feature_size(features)
         layers: list[nn.Module] = []
-        width = obs_size
+        width = input_size
         for h in hidden:
             layers += [_orthogonal(nn.Linear(width, h), np.sqrt(2)), Tanh()]
             width = h
         self.body = nn.Sequential(*layers)
         self.pi = _orthogonal(nn.Linear(width, num_actions), 0.01)
         self.v = _orthogonal(nn.Linear(width, 1), 1.0)
-        self.register_buffer("obs_mean", torch.zeros(obs_size))
-        self.register_buffer("obs_var", torch.ones(obs_size))
+        self.register_buffer("obs_mean", torch.zeros(input_size))
+        self.register_buffer("obs_var", torch.ones(input_size))
         self.register_buffer("obs_count", torch.tensor(1e-4, dtype=torch.float64))
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> PolicyNet:
+        """A new net (fresh weights) of a policy file's `config`."""
+        return cls(config["obs_size"], config["num_actions"], tuple(config["hidden"]),
+                   config.get("game", "noir"), config.get("prior", ""),
+                   config.get("features", ""))  # fmt: skip
+
+    def inputs(self, obs: np.ndarray) -> np.ndarray:
+        """What the network reads for observations obs [B, obs_size]: obs with its feature
+        set's values appended (`agents.ppo_features`), obs itself without one. The
+        statistics (`obs_mean`, ...) and the first layer are over these columns."""
+        return with_features(self.config.get("features", ""), obs)
 
     def normalize(self, obs: torch.Tensor, columns: torch.Tensor | None = None) -> torch.Tensor:
         """Observations (or the given columns of them) scaled by the running statistics,
@@ -341,7 +361,7 @@ def policy_checksum(config: dict[str, Any], state: dict[str, torch.Tensor]) -> s
 def parameter_shapes(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     """The name and shape of every tensor of `PolicyNet(**config)`'s state_dict, computed
     without building it."""
-    obs, width = config["obs_size"], config["obs_size"]
+    obs = width = config["obs_size"] + feature_size(config.get("features", ""))
     shapes = {"obs_mean": (obs,), "obs_var": (obs,), "obs_count": ()}
     for k, h in enumerate(config["hidden"]):  # body: Linear, Tanh, Linear, Tanh, ...
         shapes[f"body.{2 * k}.weight"], shapes[f"body.{2 * k}.bias"] = (h, width), (h,)
@@ -373,8 +393,7 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
             "damaged after it was written"
         )
     _check_tensors(state, cfg, path)
-    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"],
-                    cfg.get("prior", ""))  # fmt: skip
+    net = PolicyNet.from_config(cfg)
     net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
     net.eval()
     return net
@@ -408,7 +427,7 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     if not isinstance(cfg, dict):
         raise ValueError(f"{path}: 'config' is not a dict")
     missing = {"obs_size", "num_actions", "hidden"} - set(cfg)
-    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior"}
+    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior", "features"}
     if missing or unknown:
         raise ValueError(f"{path}: config keys {_missing_unknown(missing, unknown)}")
     hidden = cfg["hidden"]
@@ -427,9 +446,17 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     prior = cfg.get("prior", "")
     if not isinstance(prior, str) or len(prior) > 200:
         raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
+    features = cfg.get("features", "")
+    if not isinstance(features, str) or (features and features not in FEATURE_SETS):
+        raise ValueError(f"{path}: config 'features' must be a feature set "
+                         f"({sorted(FEATURE_SETS)}), got {features!r}")  # fmt: skip
+    if features and game != "noir":
+        raise ValueError(f"{path}: config 'features' {features!r} reads NOIR observations, "
+                         f"the policy plays {game!r}")  # fmt: skip
     checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
                "hidden": list(hidden), "game": game}  # fmt: skip
-    return checked | ({"prior": prior} if prior else {})
+    optional = {"prior": prior, "features": features}  # absent where empty, as written
+    return checked | {key: value for key, value in optional.items() if value}
 
 
 def _missing_unknown(missing: set[str], unknown: set[str]) -> str:
@@ -512,7 +539,7 @@ class PPOAgent:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
         if not m.any(axis=1).all():
             raise ValueError("a mask row has no legal action")
-        logits = self.policy.logits(o)
+        logits = self.policy.logits(self.net.inputs(o))
         if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
             logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
         logits = np.where(m, logits, -np.inf)

@@ -139,9 +139,7 @@ def league_mix(weights: dict[str, float], snapshots: list[PolicyNet], seed: int,
 
 def snapshot(net: PolicyNet) -> PolicyNet:
     """A frozen copy of the net (same configuration and weights), in eval mode."""
-    cfg = net.config
-    frozen = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]), cfg["game"],
-                       cfg.get("prior", ""))  # fmt: skip
+    frozen = PolicyNet.from_config(net.config)
     frozen.load_state_dict(net.state_dict())
     return frozen.eval()
 
