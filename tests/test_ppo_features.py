@@ -157,3 +157,7 @@ def test_a_run_grows_its_init_and_resumes_with_features(tmp_path, monkeypatch):
     torch.testing.assert_close(got, want, atol=2e-2, rtol=1e-2)
     resumed = parse_args(["--run-name", "feat", "--resume", "--total-steps", str(2 * 16 * 8)])
     assert load_policy(train(resumed)).config["features"] == "score-v1"
+    from train.export_policy import export_policy
+
+    exported = load_policy(export_policy("runs/feat", "exported.pt"))
+    assert exported.config == policy.config

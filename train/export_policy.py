@@ -26,8 +26,9 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
     try:
         game = get_game(ckpt["args"].get("game", "noir"))
         hidden = tuple(int(h) for h in ckpt["args"]["hidden"].split(","))
+        args = ckpt["args"]
         net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name,
-                        ckpt["args"].get("prior", ""))  # fmt: skip
+                        args.get("prior", ""), args.get("features", ""))  # fmt: skip
         net.load_state_dict(ckpt["net"])
     except (ValueError, RuntimeError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{ckpt_path}: its network does not match its settings ({e})") from None
