@@ -24,9 +24,9 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
         raise ValueError(f"no checkpoint at {ckpt_path}: is {run_dir} a train.ppo run folder?")
     ckpt = read_checkpoint(ckpt_path)  # tensors and plain data only: it cannot run code
     try:
-        game = get_game(ckpt["args"].get("game", "noir"))
-        hidden = tuple(int(h) for h in ckpt["args"]["hidden"].split(","))
         args = ckpt["args"]
+        game = get_game(args.get("game", "noir"))
+        hidden = tuple(int(h) for h in args["hidden"].split(","))
         net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name,
                         args.get("prior", ""), args.get("features", ""))  # fmt: skip
         net.load_state_dict(ckpt["net"])
