@@ -16,7 +16,7 @@ so it hides and reveals nothing more.
   - 14:     the least of those among the other living seats;
   - 15:     how many other living seats have a higher score than the observer.
 Values >= 0 because the policy's first layer reads only the columns that are nonzero
-somewhere in a batch (`agents.ppo_agent.nonzero_columns`).
+somewhere in a batch (`agents.ppo_net.nonzero_columns`).
 """
 
 from __future__ import annotations

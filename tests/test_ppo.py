@@ -11,23 +11,21 @@ import pytest
 import torch
 
 import agents
-from agents.ppo_agent import (
+from agents.ppo_agent import NumpyPolicy, PPOAgent
+from agents.ppo_by_players import read_policy_table
+from agents.ppo_file import load_policy, save_policy
+from agents.ppo_net import (
     ILLEGAL_LOGIT,
-    NumpyPolicy,
     PolicyNet,
-    PPOAgent,
     Tanh,
     legal_actions,
     legal_policy,
-    load_policy,
     nonzero_columns,
     nonzero_part,
     position_in,
     sample_actions,
-    save_policy,
     stack_nonzero_parts,
 )
-from agents.ppo_by_players import read_policy_table
 from agents.registry import SHIPPED_PPO_POLICY
 from noir_env import core, noir_v1
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE

@@ -14,8 +14,10 @@ import pytest
 
 import agents
 from agents.policies import PPO_V2_POLICY, SHIPPED_PPO_POLICY
-from agents.ppo_agent import PolicyNet, PPOAgent, save_policy
+from agents.ppo_agent import PPOAgent
 from agents.ppo_by_players import FORMAT, PPOByPlayers, read_policy_table
+from agents.ppo_file import save_policy
+from agents.ppo_net import PolicyNet
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 

@@ -10,8 +10,9 @@ from test_ppo_init import small_args
 from test_widen import _observations, _trained_like_net
 
 from agents import RandomAgent
-from agents.ppo_agent import PPOAgent, load_policy, save_policy
+from agents.ppo_agent import PPOAgent
 from agents.ppo_features import FEATURE_SETS, score_features, seat_scores, with_features
+from agents.ppo_file import load_policy, save_policy
 from noir_env import core
 from noir_env.core.rules import get_rules
 from train.ppo import parse_args, train

@@ -7,15 +7,9 @@ import pytest
 import torch
 
 import agents
-from agents.ppo_agent import (
-    PRIOR_WEIGHT_INIT,
-    PolicyNet,
-    PPOAgent,
-    legal_actions,
-    load_policy,
-    position_in,
-    save_policy,
-)
+from agents.ppo_agent import PPOAgent
+from agents.ppo_file import load_policy, save_policy
+from agents.ppo_net import PRIOR_WEIGHT_INIT, PolicyNet, legal_actions, position_in
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 from train.export_policy import export_policy

@@ -13,18 +13,18 @@ import pytest
 import torch
 
 import agents
-from agents import ppo_agent
+from agents import ppo_file
 from agents.policies import PPO_V1_POLICY as SHIPPED_PPO_POLICY
-from agents.ppo_agent import (
+from agents.ppo_agent import PPOAgent
+from agents.ppo_file import (
     FORMAT,
     MAX_WIDTH,
-    PolicyNet,
-    PPOAgent,
     load_policy,
     parameter_shapes,
     policy_checksum,
     save_policy,
 )
+from agents.ppo_net import PolicyNet
 from noir_env.vector import make_vector_env
 
 OBS, ACTIONS, HIDDEN = 40, 12, (16, 8)
@@ -189,7 +189,7 @@ def no_net_built(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError(f"a net was built for a broken file: {args}")
 
-    monkeypatch.setattr(ppo_agent, "PolicyNet", refuse)
+    monkeypatch.setattr(ppo_file, "PolicyNet", refuse)
 
 
 @pytest.mark.parametrize("kind", BROKEN)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.ppo_agent import PolicyNet, PPOAgent
+from agents.ppo_agent import PPOAgent
+from agents.ppo_net import PolicyNet
 from noir_env.vector import make_vector_env
 
 

@@ -46,18 +46,16 @@ import numpy as np
 import torch
 
 import agents
-from agents.ppo_agent import (
-    NumpyPolicy,
+from agents.ppo_agent import NumpyPolicy, prior_agent
+from agents.ppo_file import load_policy, save_policy
+from agents.ppo_net import (
     PolicyNet,
     legal_actions,
     legal_logits,
     legal_policy,
-    load_policy,
     nonzero_part,
     position_in,
-    prior_agent,
     sample_actions,
-    save_policy,
     stack_nonzero_parts,
 )
 from noir_env._atomic import atomic_write_text, remove_partial_files

@@ -237,7 +237,7 @@ def check_args(args: Args) -> None:
 def check_init(args: Args, game) -> None:
     """--init: a sound policy file of this game whose widths and prior agree with --hidden
     and --prior where those were given (ValueError naming the mismatch)."""
-    from agents.ppo_agent import load_policy
+    from agents.ppo_file import load_policy
 
     try:
         cfg = load_policy(args.init).config

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.ppo_agent import PolicyNet, save_atomic
+from agents.ppo_file import save_atomic
+from agents.ppo_net import PolicyNet
 from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 

@@ -16,7 +16,8 @@ import math
 import os
 from collections.abc import Sequence
 
-from agents.ppo_agent import PolicyNet, load_policy, save_policy
+from agents.ppo_file import load_policy, save_policy
+from agents.ppo_net import PolicyNet
 
 from .cli import Parser, first_paragraph
 

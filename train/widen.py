@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_agent import PolicyNet
+from agents.ppo_net import PolicyNet
 
 
 def check_widths(old: list[int], new: list[int]) -> str:

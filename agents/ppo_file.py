@@ -1,0 +1,193 @@
+"""PPO policy files: `save_policy` writes a `PolicyNet` atomically, `load_policy` reads one
+without running code.
+
+A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...,
+"sha256": ...})` with float16 weights (the shipped policy is a few MB). `load_policy` reads it
+with torch's weights_only and checks it all before it builds a net: the config's sizes within
+bounds, every tensor's shape against the config, finite weights, and the checksum of the
+config and tensors (`policy_checksum`; files written before it existed, the shipped policy
+among them, have none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from noir_env._atomic import atomic_write
+
+from .ppo_features import FEATURE_SETS, feature_size
+from .ppo_net import PolicyNet
+
+FORMAT = "noir-ppo/1"
+# bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
+# observation values, 384 actions, two hidden layers of 256): a damaged or hostile config
+# must not make load_policy allocate gigabytes
+MAX_OBS_SIZE = 1 << 16
+MAX_ACTIONS = 1 << 14
+MAX_WIDTH = 1 << 14
+MAX_LAYERS = 16
+
+
+def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
+    """Write a self-contained policy file (float16 weights, float32 statistics, the
+    checksum `load_policy` verifies), atomically."""
+    state = {
+        k: (v.half() if v.is_floating_point() and not k.startswith("obs_") else v)
+        for k, v in net.state_dict().items()
+    }
+    data = {"format": FORMAT, "config": net.config, "state_dict": state,
+            "sha256": policy_checksum(net.config, state)}  # fmt: skip
+    save_atomic(data, path)
+
+
+def save_atomic(obj: object, path: str | os.PathLike) -> None:
+    """`torch.save(obj, path)`, crash-safe: `path` holds its previous content until the new
+    one is complete on the disk (`noir_env._atomic`)."""
+    atomic_write(path, lambda f: torch.save(obj, f))
+
+
+def policy_checksum(config: dict[str, Any], state: dict[str, torch.Tensor]) -> str:
+    """sha256 (hex) of a policy file's content: the config (JSON, sorted keys), then each
+    tensor in name order, its name, dtype, shape and bytes. Any changed bit changes it."""
+    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode())
+    for name in sorted(state):
+        t = state[name].detach().cpu().contiguous()
+        digest.update(f"{name}|{t.dtype}|{tuple(t.shape)}|".encode())
+        digest.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
+
+
+def parameter_shapes(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor of `PolicyNet(**config)`'s state_dict, computed
+    without building it."""
+    obs = width = config["obs_size"] + feature_size(config.get("features", ""))
+    shapes = {"obs_mean": (obs,), "obs_var": (obs,), "obs_count": ()}
+    for k, h in enumerate(config["hidden"]):  # body: Linear, Tanh, Linear, Tanh, ...
+        shapes[f"body.{2 * k}.weight"], shapes[f"body.{2 * k}.bias"] = (h, width), (h,)
+        width = h
+    actions = config["num_actions"]
+    shapes |= {"pi.weight": (actions, width), "pi.bias": (actions,), "v.weight": (1, width),
+               "v.bias": (1,)}  # fmt: skip
+    if config.get("prior"):
+        shapes["prior_weight"] = ()
+    return shapes
+
+
+def load_policy(path: str | os.PathLike) -> PolicyNet:
+    """Read a policy file written by `save_policy`. Everything is checked before a net is
+    built (module docstring); a file that is not a sound policy (missing, empty, text,
+    truncated, another format, a config out of bounds, a tensor missing, extra or of
+    another shape, a weight that is not finite, a checksum that does not match) raises
+    ValueError naming the file and what is wrong."""
+    data = _read_policy_file(path)
+    cfg = _checked_config(data.get("config"), path)
+    state = data.get("state_dict")
+    if not isinstance(state, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()
+    ):
+        raise ValueError(f"{path}: 'state_dict' is not a dict of named tensors")
+    if "sha256" in data and data["sha256"] != policy_checksum(data["config"], state):
+        raise ValueError(
+            f"{path}: the checksum does not match the content: the file was changed or "
+            "damaged after it was written"
+        )
+    _check_tensors(state, cfg, path)
+    net = PolicyNet.from_config(cfg)
+    net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
+    net.eval()
+    return net
+
+
+def _read_policy_file(path: str | os.PathLike) -> dict:
+    """The file's dict, read without running code; ValueError if it is none."""
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no policy file there")
+    if Path(path).stat().st_size == 0:
+        raise ValueError(f"{path}: not a readable policy file: the file is empty")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # text (KeyError), truncated (RuntimeError), code (Unpickling...)
+        with open(path, "rb") as f:
+            zipped = f.read(4) == b"PK\x03\x04"  # torch.save writes a zip archive
+        what = "a damaged or truncated torch archive" if zipped else "not a torch archive"
+        if Path(path).suffix == ".json":  # agents.ppo_by_players
+            what += "; a policy table (.json) names a policy file per player count: use one"
+        reason = (str(err).strip() or "no detail").splitlines()[0][:200]
+        raise ValueError(
+            f"{path}: not a readable policy file: {what} ({type(err).__name__}: {reason})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
+    return data
+
+
+def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
+    """The config of a policy file with its sizes checked against the MAX_* bounds."""
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{path}: 'config' is not a dict")
+    missing = {"obs_size", "num_actions", "hidden"} - set(cfg)
+    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior", "features"}
+    if missing or unknown:
+        raise ValueError(f"{path}: config keys {_missing_unknown(missing, unknown)}")
+    hidden = cfg["hidden"]
+    if not isinstance(hidden, list | tuple) or not 1 <= len(hidden) <= MAX_LAYERS:
+        got = f"{len(hidden)} widths" if isinstance(hidden, list | tuple) else repr(hidden)
+        raise ValueError(f"{path}: config 'hidden' must list 1..{MAX_LAYERS} widths, got {got}")
+    sizes = [("obs_size", cfg["obs_size"], MAX_OBS_SIZE),
+             ("num_actions", cfg["num_actions"], MAX_ACTIONS),
+             *((f"hidden[{k}]", h, MAX_WIDTH) for k, h in enumerate(hidden))]  # fmt: skip
+    for name, value, most in sizes:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise ValueError(f"{path}: config {name!r} must be an int in 1..{most}, got {value!r}")
+    game = cfg.get("game", "noir")
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"{path}: config 'game' must be a game's name, got {game!r}")
+    prior = cfg.get("prior", "")
+    if not isinstance(prior, str) or len(prior) > 200:
+        raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
+    features = cfg.get("features", "")
+    if not isinstance(features, str) or (features and features not in FEATURE_SETS):
+        raise ValueError(f"{path}: config 'features' must be a feature set "
+                         f"({sorted(FEATURE_SETS)}), got {features!r}")  # fmt: skip
+    if features and game != "noir":
+        raise ValueError(f"{path}: config 'features' {features!r} reads NOIR observations, "
+                         f"the policy plays {game!r}")  # fmt: skip
+    checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
+               "hidden": list(hidden), "game": game}  # fmt: skip
+    optional = {"prior": prior, "features": features}  # absent where empty, as written
+    return checked | {key: value for key, value in optional.items() if value}
+
+
+def _missing_unknown(missing: set[str], unknown: set[str]) -> str:
+    parts = [f"{what} {sorted(names)}" for what, names in (("missing", missing),
+             ("unknown", unknown)) if names]  # fmt: skip
+    return " and ".join(parts)
+
+
+def _check_tensors(state: dict[str, torch.Tensor], cfg: dict[str, Any], path) -> None:
+    """Every tensor the config's net has, of its shape, floating point and finite; the
+    observation statistics a variance >= 0 and a count > 0 (else the scaling is NaN)."""
+    shapes = parameter_shapes(cfg)
+    missing, unknown = set(shapes) - set(state), set(state) - set(shapes)
+    if missing or unknown:
+        raise ValueError(f"{path}: tensors {_missing_unknown(missing, unknown)}")
+    for name, want in shapes.items():
+        t = state[name]
+        if tuple(t.shape) != want:
+            raise ValueError(
+                f"{path}: tensor {name!r} has shape {tuple(t.shape)}, the config's net {want}"
+            )
+        if not t.is_floating_point():
+            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point")
+        bad = int((~torch.isfinite(t)).sum())
+        if bad:
+            raise ValueError(f"{path}: tensor {name!r} has {bad} values that are not finite")
+    if (state["obs_var"] < 0).any() or not state["obs_count"] > 0:
+        raise ValueError(f"{path}: the observation statistics are damaged (variance < 0 or "
+                         "count <= 0)")  # fmt: skip
