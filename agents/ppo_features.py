@@ -22,6 +22,7 @@ somewhere in a batch (`agents.ppo_net.nonzero_columns`).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from noir_env.core.constants import MAX_PLAYERS, NUM_SLOTS
 from noir_env.core.observe import SLOT_FEATURES
@@ -30,12 +31,9 @@ from noir_env.spaces import OBS_SIZE, OBS_SLICES
 
 FEATURE_SETS = {"score-v1": 16}  # name: how many values it appends
 
-_POWERS = np.arange(1, 5, dtype=np.float32)
 _RULES = OBS_SLICES["rules"].start
 _TROPHY_POINTS = _RULES + RULE_FIELDS.index("trophy_points")
 _MONEY_WIN = _RULES + RULE_FIELDS.index("money_win")
-_THRESHOLDS = slice(_RULES + RULE_FIELDS.index("money_thr_3"),
-                    _RULES + RULE_FIELDS.index("money_thr_3") + 4)  # fmt: skip
 _INCOME, _BIZ_GANGSTERS = SLOT_FEATURES.index("income"), SLOT_FEATURES.index("gangsters_1")
 
 
@@ -67,45 +65,84 @@ def _seat_columns(field: str) -> np.ndarray:
     return np.stack([np.arange(part.start, part.stop) for part in parts])
 
 
-# one gather per field for all six seats: a policy opponent calls this for a few rows at a
-# time, thousands of times per update, so the fixed cost per call is what counts
 _BIZ = _seat_columns("businesses").reshape(MAX_PLAYERS, NUM_SLOTS, len(SLOT_FEATURES))
-_BIZ_INCOME, _BIZ_POWERS = _BIZ[..., _INCOME], _BIZ[..., _BIZ_GANGSTERS : _BIZ_GANGSTERS + 4]
+_BIZ_INCOME = np.ascontiguousarray(_BIZ[..., _INCOME])
+_BIZ_GANGSTERS_1 = np.ascontiguousarray(_BIZ[..., _BIZ_GANGSTERS])  # powers 1-4 follow it
 _HIDEOUT, _HIDDEN = _seat_columns("hideout_gangsters"), _seat_columns("hidden")
 _MONEY, _TROPHIES = _seat_columns("money")[:, 0], _seat_columns("trophies")[:, 0]
 _ALIVE = _seat_columns("alive")[:, 0]
-_NUM_PLAYERS = np.arange(OBS_SLICES["num_players"].start, OBS_SLICES["num_players"].stop)
+_NUM_PLAYERS = OBS_SLICES["num_players"].start
+_THRESHOLD_3 = _RULES + RULE_FIELDS.index("money_thr_3")
 
 
 def seat_scores(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(scores, alive), float32 [B, 6]: each seat's R6.4 score as the observation shows it
     (0 where the seat is absent or eliminated) and whether it is alive."""
-    income = obs[:, _BIZ_INCOME]  # [B, 6, slots]
-    on_biz = obs[:, _BIZ_POWERS] @ _POWERS
-    table = (income + np.where(income > 0, on_biz, 0.0)).sum(axis=2)
-    table += obs[:, _HIDEOUT] @ _POWERS + obs[:, _HIDDEN] @ _POWERS
-    alive = obs[:, _ALIVE]
-    trophies = obs[:, _TROPHIES] * obs[:, _TROPHY_POINTS, None]
-    return ((trophies + table + obs[:, _MONEY]) * alive).astype(np.float32), alive
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    scores = np.zeros((len(obs), MAX_PLAYERS), np.float32)
+    _seat_scores(obs, scores, _BIZ_INCOME, _BIZ_GANGSTERS_1, _HIDEOUT, _HIDDEN, _MONEY,
+                 _TROPHIES, _ALIVE, _TROPHY_POINTS)  # fmt: skip
+    return scores, obs[:, _ALIVE]
 
 
 def score_features(obs: np.ndarray) -> np.ndarray:
     """float32 [B, 16]: the "score-v1" values of observations obs [B, OBS_SIZE] (module
-    docstring)."""
+    docstring). Compiled: a policy opponent calls this for a few rows at a time, thousands of
+    times per update, so the fixed cost per call is what counts."""
     scores, alive = seat_scores(obs)
-    others = np.where(alive[:, 1:] > 0, scores[:, 1:], -np.inf)
-    best_other = others.max(axis=1)
-    lead = np.where(np.isfinite(best_other), scores[:, 0] - best_other, 0.0)
-    players = obs[:, _NUM_PLAYERS]  # one-hot of 3..6 players
-    threshold = (obs[:, _THRESHOLDS] * players).sum(axis=1) * obs[:, _MONEY_WIN]
-    short = np.maximum(threshold[:, None] - obs[:, _MONEY], 0.0) * alive
-    least_short_other = np.where(alive[:, 1:] > 0, short[:, 1:], np.inf).min(axis=1)
-    ahead = ((others > scores[:, :1]) & (alive[:, 1:] > 0)).sum(axis=1)
-    out = np.concatenate([
-        scores,
-        np.maximum(lead, 0.0)[:, None], np.maximum(-lead, 0.0)[:, None],
-        short,
-        np.where(np.isfinite(least_short_other), least_short_other, 0.0)[:, None],
-        ahead[:, None],
-    ], axis=1)  # fmt: skip
-    return out.astype(np.float32)
+    out = np.zeros((len(obs), FEATURE_SETS["score-v1"]), np.float32)
+    _race(np.ascontiguousarray(obs, dtype=np.float32), scores, alive, out, _MONEY,
+          _NUM_PLAYERS, _THRESHOLD_3, _MONEY_WIN)  # fmt: skip
+    return out
+
+
+@njit(cache=True)
+def _seat_scores(obs, scores, income, gangsters_1, hideout, hidden, money, trophies, alive,
+                 trophy_points):  # fmt: skip
+    for b in range(obs.shape[0]):
+        for r in range(scores.shape[1]):
+            if obs[b, alive[r]] == 0:
+                continue
+            v = obs[b, trophies[r]] * obs[b, trophy_points] + obs[b, money[r]]
+            for p in range(4):
+                v += (p + 1) * (obs[b, hideout[r, p]] + obs[b, hidden[r, p]])
+            for t in range(income.shape[1]):
+                inc = obs[b, income[r, t]]
+                if inc > 0:
+                    v += inc
+                    for p in range(4):
+                        v += (p + 1) * obs[b, gangsters_1[r, t] + p]
+            scores[b, r] = v
+
+
+@njit(cache=True)
+def _race(obs, scores, alive, out, money, num_players, threshold_3, money_win):
+    """The values after the scores: lead, money short of the money win, seats ahead."""
+    seats = scores.shape[1]
+    for b in range(obs.shape[0]):
+        threshold = 0.0
+        if obs[b, money_win] > 0:
+            for k in range(4):
+                threshold += obs[b, num_players + k] * obs[b, threshold_3 + k]
+        best_other, least_short, ahead, any_other = 0.0, 0.0, 0, False
+        for r in range(seats):
+            out[b, r] = scores[b, r]
+            if alive[b, r] == 0:
+                continue
+            short = max(threshold - obs[b, money[r]], 0.0)
+            out[b, 8 + r] = short
+            if r == 0:
+                continue
+            if not any_other or scores[b, r] > best_other:
+                best_other = scores[b, r]
+            if not any_other or short < least_short:
+                least_short = short
+            any_other = True
+            if scores[b, r] > scores[b, 0]:
+                ahead += 1
+        if any_other:
+            lead = scores[b, 0] - best_other
+            out[b, 6] = max(lead, 0.0)
+            out[b, 7] = max(-lead, 0.0)
+            out[b, 14] = least_short
+        out[b, 15] = ahead
