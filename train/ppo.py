@@ -134,7 +134,7 @@ def setup(args: Args) -> Run:
             print(f"adding the feature set {args.features}: statistics from heuristic games")
             sample = observation_sample(int_list(args.players, "players") or [3, 4, 5, 6],
                                         args.rules or None, args.seed)  # fmt: skip
-            net = add_features(net, args.features, sample, args.seed)
+            net = add_features(net, args.features, sample)
         # config.json records them, so that --resume rebuilds this network
         args.hidden, args.prior = widths_spec(net.config["hidden"]), net.config.get("prior", "")
         args.features = net.config.get("features", "")

@@ -65,7 +65,7 @@ def widen(net: PolicyNet, hidden: list[int], seed: int = 0) -> PolicyNet:
 
 
 @torch.no_grad()
-def add_features(net: PolicyNet, features: str, sample: np.ndarray, seed: int = 0) -> PolicyNet:
+def add_features(net: PolicyNet, features: str, sample: np.ndarray) -> PolicyNet:
     """A new `PolicyNet` that also reads the feature set `features` (agents/ppo_features.py)
     and computes what `net` computes: the first layer's weights on the new inputs are zero,
     every other weight, the prior and the observation statistics are `net`'s. The new
@@ -74,8 +74,7 @@ def add_features(net: PolicyNet, features: str, sample: np.ndarray, seed: int = 
     first update. ValueError if `net` already reads a feature set."""
     if net.config.get("features"):
         raise ValueError(f"the policy already reads the feature set {net.config['features']!r}")
-    with torch.random.fork_rng():  # no weight of it is kept: only the seed's stream is spared
-        torch.manual_seed(seed)
+    with torch.random.fork_rng():  # its fresh weights are all replaced: spare the run's stream
         grown = PolicyNet.from_config(net.config | {"features": features})
     state = net.state_dict()
     width = state["obs_mean"].shape[0]
