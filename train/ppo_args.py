@@ -225,8 +225,8 @@ def check_args(args: Args) -> None:
             feature_size(args.features)
         except ValueError as e:
             raise ValueError(f"--features: {e}") from None
-        need(args.game == "noir", "features", "a NOIR network's (the feature sets read NOIR "
-             "observations)")  # fmt: skip
+        need(args.game == "noir", "features", "only with --game noir (the feature sets read "
+             "NOIR observations)")  # fmt: skip
     if args.init_snapshot:
         need(bool(args.init), "init-snapshot", "needs --init (the network it snapshots)")
         need("self" in parse_league(args.league), "init-snapshot", "needs `self` in --league")
