@@ -16,7 +16,9 @@ so it hides and reveals nothing more.
   - 14:     the least of those among the other living seats;
   - 15:     how many other living seats have a higher score than the observer.
 Values >= 0 because the policy's first layer reads only the columns that are nonzero
-somewhere in a batch (`agents.ppo_net.nonzero_columns`).
+somewhere in a batch (`agents.ppo_net.nonzero_columns`). The seat figures are the
+heuristic's own reading of the observation (`agents._heuristic_view.summarize`), so the score
+arithmetic has one home outside the core.
 """
 
 from __future__ import annotations
@@ -24,17 +26,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core.constants import MAX_PLAYERS, NUM_SLOTS
-from noir_env.core.observe import SLOT_FEATURES
-from noir_env.core.rules import RULE_FIELDS
-from noir_env.spaces import OBS_SIZE, OBS_SLICES
+from noir_env.core.constants import MAX_PLAYERS
+from noir_env.spaces import OBS_SIZE
+
+from ._heuristic_view import I_ALIVE, I_MONEY, I_SCORE, SEAT_INFO, money_threshold, summarize
 
 FEATURE_SETS = {"score-v1": 16}  # name: how many values it appends
-
-_RULES = OBS_SLICES["rules"].start
-_TROPHY_POINTS = _RULES + RULE_FIELDS.index("trophy_points")
-_MONEY_WIN = _RULES + RULE_FIELDS.index("money_win")
-_INCOME, _BIZ_GANGSTERS = SLOT_FEATURES.index("income"), SLOT_FEATURES.index("gangsters_1")
 
 
 def feature_size(name: str) -> int:
@@ -59,89 +56,66 @@ def with_features(name: str, obs: np.ndarray) -> np.ndarray:
     return np.concatenate([obs, score_features(obs)], axis=1)
 
 
-def _seat_columns(field: str) -> np.ndarray:
-    """int64 [6, size]: the observation's columns of `field` in each seat's block."""
-    parts = [OBS_SLICES[f"seat{r}.{field}"] for r in range(MAX_PLAYERS)]
-    return np.stack([np.arange(part.start, part.stop) for part in parts])
-
-
-_BIZ = _seat_columns("businesses").reshape(MAX_PLAYERS, NUM_SLOTS, len(SLOT_FEATURES))
-_BIZ_INCOME = np.ascontiguousarray(_BIZ[..., _INCOME])
-_BIZ_GANGSTERS_1 = np.ascontiguousarray(_BIZ[..., _BIZ_GANGSTERS])  # powers 1-4 follow it
-_HIDEOUT, _HIDDEN = _seat_columns("hideout_gangsters"), _seat_columns("hidden")
-_MONEY, _TROPHIES = _seat_columns("money")[:, 0], _seat_columns("trophies")[:, 0]
-_ALIVE = _seat_columns("alive")[:, 0]
-_NUM_PLAYERS = OBS_SLICES["num_players"].start
-_THRESHOLD_3 = _RULES + RULE_FIELDS.index("money_thr_3")
+def seat_summaries(obs: np.ndarray) -> np.ndarray:
+    """float64 [B, 6, SEAT_INFO]: each observation row's seat summaries as the heuristic reads
+    them (`agents._heuristic_view.summarize`: score by R6.4, money, alive, ...; zeros for an
+    absent or eliminated seat)."""
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    info = np.zeros((len(obs), MAX_PLAYERS, SEAT_INFO))
+    _summarize_rows(obs, info)
+    return info
 
 
 def seat_scores(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(scores, alive), float32 [B, 6]: each seat's R6.4 score as the observation shows it
     (0 where the seat is absent or eliminated) and whether it is alive."""
-    obs = np.ascontiguousarray(obs, dtype=np.float32)
-    scores = np.zeros((len(obs), MAX_PLAYERS), np.float32)
-    _seat_scores(obs, scores, _BIZ_INCOME, _BIZ_GANGSTERS_1, _HIDEOUT, _HIDDEN, _MONEY,
-                 _TROPHIES, _ALIVE, _TROPHY_POINTS)  # fmt: skip
-    return scores, obs[:, _ALIVE]
+    info = seat_summaries(obs)
+    return info[..., I_SCORE].astype(np.float32), info[..., I_ALIVE].astype(np.float32)
 
 
 def score_features(obs: np.ndarray) -> np.ndarray:
     """float32 [B, 16]: the "score-v1" values of observations obs [B, OBS_SIZE] (module
     docstring). Compiled: a policy opponent calls this for a few rows at a time, thousands of
     times per update, so the fixed cost per call is what counts."""
-    scores, alive = seat_scores(obs)
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
     out = np.zeros((len(obs), FEATURE_SETS["score-v1"]), np.float32)
-    _race(np.ascontiguousarray(obs, dtype=np.float32), scores, alive, out, _MONEY,
-          _NUM_PLAYERS, _THRESHOLD_3, _MONEY_WIN)  # fmt: skip
+    _score_v1(obs, np.zeros((MAX_PLAYERS, SEAT_INFO)), out)
     return out
 
 
 @njit(cache=True)
-def _seat_scores(obs, scores, income, gangsters_1, hideout, hidden, money, trophies, alive,
-                 trophy_points):  # fmt: skip
+def _summarize_rows(obs, info):
     for b in range(obs.shape[0]):
-        for r in range(scores.shape[1]):
-            if obs[b, alive[r]] == 0:
-                continue
-            v = obs[b, trophies[r]] * obs[b, trophy_points] + obs[b, money[r]]
-            for p in range(4):
-                v += (p + 1) * (obs[b, hideout[r, p]] + obs[b, hidden[r, p]])
-            for t in range(income.shape[1]):
-                inc = obs[b, income[r, t]]
-                if inc > 0:
-                    v += inc
-                    for p in range(4):
-                        v += (p + 1) * obs[b, gangsters_1[r, t] + p]
-            scores[b, r] = v
+        summarize(obs[b], info[b])
 
 
 @njit(cache=True)
-def _race(obs, scores, alive, out, money, num_players, threshold_3, money_win):
-    """The values after the scores: lead, money short of the money win, seats ahead."""
-    seats = scores.shape[1]
+def _score_v1(obs, info, out):
+    """The score-v1 values of each row: scores, lead, money short of the money win, seats
+    ahead (`info` is scratch space for one row's seat summaries)."""
+    seats = info.shape[0]
     for b in range(obs.shape[0]):
-        threshold = 0.0
-        if obs[b, money_win] > 0:
-            for k in range(4):
-                threshold += obs[b, num_players + k] * obs[b, threshold_3 + k]
+        summarize(obs[b], info)
+        threshold = money_threshold(obs[b])
+        money_win = threshold < 1e8  # money_threshold's "switched off" is 1e9
         best_other, least_short, ahead, any_other = 0.0, 0.0, 0, False
         for r in range(seats):
-            out[b, r] = scores[b, r]
-            if alive[b, r] == 0:
+            out[b, r] = info[r, I_SCORE]
+            if info[r, I_ALIVE] == 0:
                 continue
-            short = max(threshold - obs[b, money[r]], 0.0)
+            short = max(threshold - info[r, I_MONEY], 0.0) if money_win else 0.0
             out[b, 8 + r] = short
             if r == 0:
                 continue
-            if not any_other or scores[b, r] > best_other:
-                best_other = scores[b, r]
+            if not any_other or info[r, I_SCORE] > best_other:
+                best_other = info[r, I_SCORE]
             if not any_other or short < least_short:
                 least_short = short
             any_other = True
-            if scores[b, r] > scores[b, 0]:
+            if info[r, I_SCORE] > info[0, I_SCORE]:
                 ahead += 1
         if any_other:
-            lead = scores[b, 0] - best_other
+            lead = info[0, I_SCORE] - best_other
             out[b, 6] = max(lead, 0.0)
             out[b, 7] = max(-lead, 0.0)
             out[b, 14] = least_short
