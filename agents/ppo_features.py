@@ -15,6 +15,19 @@ so it hides and reveals nothing more.
   - 8..13:  each living seat's money short of the money win (R6.2; 0 when that rule is off);
   - 14:     the least of those among the other living seats;
   - 15:     how many other living seats have a higher score than the observer.
+"threat-v1" (40 values): the 16 of "score-v1", then what the attacks of the next turns can do
+(R3.2-R3.8; the observer's own Hideout is what the policy most often loses):
+  - 16..21: each living seat's Hideout defense V (3 + Hideout gangsters + the covering
+            business and its gangsters);
+  - 22..27: each living seat's attack power next turn (gangsters on its businesses and HIDDEN,
+            and on its Hideout where the rules let them attack);
+  - 28..33: each living seat's power for a certain elimination through its Hideout (a breach
+            owes A - V + d6 + the covering income, so A >= V + money - that income, R3.6, R3.8);
+  - 34, 35: the strongest other seat's attack power minus the observer's Hideout defense, as
+            (margin, 0) or (0, -margin);
+  - 36, 37: the same against the observer's power for a certain elimination;
+  - 38:     how many other living seats could breach the observer's Hideout next turn;
+  - 39:     how many other living seats' Hideouts the observer could breach.
 Values >= 0 because the policy's first layer reads only the columns that are nonzero
 somewhere in a batch (`agents.ppo_net.nonzero_columns`). The seat figures are the
 heuristic's own reading of the observation (`agents._heuristic_view.summarize`), so the score
@@ -29,9 +42,19 @@ from numba import njit
 from noir_env.core.constants import MAX_PLAYERS
 from noir_env.spaces import OBS_SIZE
 
-from ._heuristic_view import I_ALIVE, I_MONEY, I_SCORE, SEAT_INFO, money_threshold, summarize
+from ._heuristic_view import (
+    I_ALIVE,
+    I_DEF,
+    I_ITOP,
+    I_MONEY,
+    I_SCORE,
+    I_THREAT,
+    SEAT_INFO,
+    money_threshold,
+    summarize,
+)
 
-FEATURE_SETS = {"score-v1": 16}  # name: how many values it appends
+FEATURE_SETS = {"score-v1": 16, "threat-v1": 40}  # name: how many values it appends
 
 
 def feature_size(name: str) -> int:
@@ -53,7 +76,7 @@ def with_features(name: str, obs: np.ndarray) -> np.ndarray:
     if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
         raise ValueError(f"feature set {name!r} reads NOIR observations (N, {OBS_SIZE}), "
                          f"got {obs.shape}")  # fmt: skip
-    return np.concatenate([obs, score_features(obs)], axis=1)
+    return np.concatenate([obs, feature_values(name, obs)], axis=1)
 
 
 def seat_summaries(obs: np.ndarray) -> np.ndarray:
@@ -74,12 +97,17 @@ def seat_scores(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def score_features(obs: np.ndarray) -> np.ndarray:
-    """float32 [B, 16]: the "score-v1" values of observations obs [B, OBS_SIZE] (module
-    docstring). Compiled: a policy opponent calls this for a few rows at a time, thousands of
-    times per update, so the fixed cost per call is what counts."""
+    """float32 [B, 16]: the "score-v1" values of observations obs [B, OBS_SIZE]."""
+    return feature_values("score-v1", obs)
+
+
+def feature_values(name: str, obs: np.ndarray) -> np.ndarray:
+    """float32 [B, feature_size(name)]: the values of feature set `name` (module docstring)
+    for observations obs [B, OBS_SIZE]. Compiled: a policy opponent calls this for a few rows
+    at a time, thousands of times per update, so the fixed cost per call is what counts."""
     obs = np.ascontiguousarray(obs, dtype=np.float32)
-    out = np.zeros((len(obs), FEATURE_SETS["score-v1"]), np.float32)
-    _score_v1(obs, np.zeros((MAX_PLAYERS, SEAT_INFO)), out)
+    out = np.zeros((len(obs), feature_size(name)), np.float32)
+    _fill(obs, np.zeros((MAX_PLAYERS, SEAT_INFO)), out, name == "threat-v1")
     return out
 
 
@@ -90,33 +118,67 @@ def _summarize_rows(obs, info):
 
 
 @njit(cache=True)
-def _score_v1(obs, info, out):
-    """The score-v1 values of each row: scores, lead, money short of the money win, seats
-    ahead (`info` is scratch space for one row's seat summaries)."""
-    seats = info.shape[0]
+def _fill(obs, info, out, threat):
+    """Each row's feature values (`info`: scratch space for one row's seat summaries)."""
     for b in range(obs.shape[0]):
         summarize(obs[b], info)
-        threshold = money_threshold(obs[b])
-        money_win = threshold < 1e8  # money_threshold's "switched off" is 1e9
-        best_other, least_short, ahead, any_other = 0.0, 0.0, 0, False
-        for r in range(seats):
-            out[b, r] = info[r, I_SCORE]
-            if info[r, I_ALIVE] == 0:
-                continue
-            short = max(threshold - info[r, I_MONEY], 0.0) if money_win else 0.0
-            out[b, 8 + r] = short
-            if r == 0:
-                continue
-            if not any_other or info[r, I_SCORE] > best_other:
-                best_other = info[r, I_SCORE]
-            if not any_other or short < least_short:
-                least_short = short
-            any_other = True
-            if info[r, I_SCORE] > info[0, I_SCORE]:
-                ahead += 1
-        if any_other:
-            lead = info[0, I_SCORE] - best_other
-            out[b, 6] = max(lead, 0.0)
-            out[b, 7] = max(-lead, 0.0)
-            out[b, 14] = least_short
-        out[b, 15] = ahead
+        _score_v1(obs[b], info, out[b])
+        if threat:
+            _threat_v1(info, out[b])
+
+
+@njit(cache=True)
+def _score_v1(o, info, out):
+    """The score-v1 values: scores, lead, money short of the money win, seats ahead."""
+    threshold = money_threshold(o)
+    money_win = threshold < 1e8  # money_threshold's "switched off" is 1e9
+    best_other, least_short, ahead, any_other = 0.0, 0.0, 0, False
+    for r in range(info.shape[0]):
+        out[r] = info[r, I_SCORE]
+        if info[r, I_ALIVE] == 0:
+            continue
+        short = max(threshold - info[r, I_MONEY], 0.0) if money_win else 0.0
+        out[8 + r] = short
+        if r == 0:
+            continue
+        if not any_other or info[r, I_SCORE] > best_other:
+            best_other = info[r, I_SCORE]
+        if not any_other or short < least_short:
+            least_short = short
+        any_other = True
+        if info[r, I_SCORE] > info[0, I_SCORE]:
+            ahead += 1
+    if any_other:
+        lead = info[0, I_SCORE] - best_other
+        out[6] = max(lead, 0.0)
+        out[7] = max(-lead, 0.0)
+        out[14] = least_short
+    out[15] = ahead
+
+
+@njit(cache=True)
+def _threat_v1(info, out):
+    """The values threat-v1 adds after score-v1's 16: defenses, attack powers, the power for
+    a certain elimination, and how the observer's Hideout compares with the others' power."""
+    strongest, can_breach_me, i_can_breach = 0.0, 0, 0
+    for r in range(info.shape[0]):
+        if info[r, I_ALIVE] == 0:
+            continue
+        out[16 + r] = info[r, I_DEF]
+        out[22 + r] = info[r, I_THREAT]
+        out[28 + r] = info[r, I_DEF] + max(info[r, I_MONEY] - info[r, I_ITOP], 0.0)
+        if r == 0:
+            continue
+        strongest = max(strongest, info[r, I_THREAT])
+        if info[r, I_THREAT] >= info[0, I_DEF]:
+            can_breach_me += 1
+        if info[0, I_THREAT] >= info[r, I_DEF]:
+            i_can_breach += 1
+    margin = strongest - out[16]
+    out[34] = max(margin, 0.0)
+    out[35] = max(-margin, 0.0)
+    margin = strongest - out[28]
+    out[36] = max(margin, 0.0)
+    out[37] = max(-margin, 0.0)
+    out[38] = can_breach_me
+    out[39] = i_can_breach

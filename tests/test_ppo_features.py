@@ -11,7 +11,14 @@ from test_widen import _observations, _trained_like_net
 
 from agents import RandomAgent
 from agents.ppo_agent import PPOAgent
-from agents.ppo_features import FEATURE_SETS, score_features, seat_scores, with_features
+from agents.ppo_features import (
+    FEATURE_SETS,
+    feature_values,
+    score_features,
+    seat_scores,
+    seat_summaries,
+    with_features,
+)
 from agents.ppo_file import load_policy, save_policy
 from noir_env import core
 from noir_env.core.rules import get_rules
@@ -63,6 +70,35 @@ def test_the_lead_the_shortfall_and_the_rank_follow_the_scores():
         assert f[row, 14] == min(threshold - money[1:])
 
 
+def test_the_threat_values_follow_the_defenses_and_powers():
+    """threat-v1 = score-v1, then each seat's Hideout defense, attack power and power for a
+    certain elimination, and how they compare with the observer's Hideout."""
+    from agents._heuristic_view import I_ALIVE, I_DEF, I_ITOP, I_MONEY, I_THREAT
+
+    obs = _observations(256, seed=9)
+    t = feature_values("threat-v1", obs)
+    assert t.shape == (len(obs), FEATURE_SETS["threat-v1"]) and (t >= 0).all()
+    np.testing.assert_array_equal(t[:, :16], score_features(obs))
+    info = seat_summaries(obs)
+    alive = info[..., I_ALIVE] > 0
+    np.testing.assert_array_equal(t[:, 16:22], info[..., I_DEF] * alive)
+    np.testing.assert_array_equal(t[:, 22:28], info[..., I_THREAT] * alive)
+    sure = info[..., I_DEF] + np.maximum(info[..., I_MONEY] - info[..., I_ITOP], 0)
+    np.testing.assert_array_equal(t[:, 28:34], sure * alive)
+    assert (t[:, 16:22][alive] >= 3).all()  # a Hideout alone defends with 3
+    strongest = (info[:, 1:, I_THREAT] * alive[:, 1:]).max(1)
+    np.testing.assert_allclose(t[:, 34] - t[:, 35], strongest - info[:, 0, I_DEF])
+    np.testing.assert_allclose(t[:, 36] - t[:, 37], strongest - sure[:, 0])
+    others = alive[:, 1:]
+    breach_me = (info[:, 1:, I_THREAT] >= info[:, :1, I_DEF]) & others
+    i_breach = (info[:, :1, I_THREAT] >= info[:, 1:, I_DEF]) & others
+    np.testing.assert_array_equal(t[:, 38], breach_me.sum(1))
+    np.testing.assert_array_equal(t[:, 39], i_breach.sum(1))
+    assert t[:, 38].mean() > 0 and t[:, 39].mean() > 0  # both happen in these games
+    grown = with_features("threat-v1", obs)
+    np.testing.assert_array_equal(grown[:, obs.shape[1] :], t)
+
+
 def core_money_column(seat: int) -> int:
     from noir_env.spaces import OBS_SLICES
 
@@ -78,11 +114,13 @@ def test_with_features_refuses_what_is_not_a_noir_batch():
     assert with_features("", obs) is obs
 
 
-def test_the_grown_net_computes_what_the_file_computes():
+@pytest.mark.parametrize("features", sorted(FEATURE_SETS))
+def test_the_grown_net_computes_what_the_file_computes(features):
     net = _trained_like_net()
     sample = observation_sample([4], None, seed=0, games=8)
-    grown = add_features(net, "score-v1", sample)
-    assert grown.config == {**net.config, "features": "score-v1"}
+    grown = add_features(net, features, sample)
+    assert grown.config == {**net.config, "features": features}
+    width = FEATURE_SETS[features]
     obs = _observations(48, seed=2)
     with torch.no_grad():
         logits, value = net(torch.from_numpy(obs))
@@ -90,15 +128,15 @@ def test_the_grown_net_computes_what_the_file_computes():
     # zero weights add exactly 0; the sums' order over more columns moves the last bits
     torch.testing.assert_close(grown_logits, logits, atol=1e-4, rtol=0)
     torch.testing.assert_close(grown_value, value, atol=1e-4, rtol=0)
-    new = grown.obs_mean[-16:]
+    new = grown.obs_mean[-width:]
     assert new[0] > 0 and new[5] == 0  # seat 0's score seen; seat 5 absent at 4 players
-    assert grown.obs_var[-16:][5] == 1.0  # a constant input scales as in a fresh net
+    assert grown.obs_var[-width:][5] == 1.0  # a constant input scales as in a fresh net
     with pytest.raises(ValueError, match="already reads"):
-        add_features(grown, "score-v1", sample)
+        add_features(grown, features, sample)
     # the new inputs are live: a loss reaches their weights at once
     logits, value = grown(torch.from_numpy(grown.inputs(obs)))
     (logits.logsumexp(1).sum() + value.sum()).backward()
-    assert grown.body[0].weight.grad[:, -16:].abs().sum() > 0
+    assert grown.body[0].weight.grad[:, -width:].abs().sum() > 0
 
 
 def test_a_policy_file_with_features_round_trips_and_plays(tmp_path):

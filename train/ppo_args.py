@@ -66,6 +66,8 @@ class Args:
     features: str = ""
     """a feature set the network reads besides the observation (agents/ppo_features.py:
     score-v1, each seat's score, the lead, the money each seat is short of the money win;
+    threat-v1, those and each seat's Hideout defense and attack power, compared with the own
+    Hideout's;
     empty: none). With --init of a policy without features, the new inputs join with zero
     weights (train/widen.py): the network starts playing exactly as the file's"""
     init: str = ""
