@@ -281,12 +281,23 @@ def test_cli_flags_and_league_spec(capsys):
     assert parse_league(args.league) == {"random": 1.0, "heuristic": 3.0}
     assert parse_league("ismcts:budget=32:0.02,heuristic,ismcts:budget=8") == {
         "ismcts:budget=32": 0.02, "heuristic": 1.0, "ismcts:budget=8": 1.0}  # fmt: skip
+    several = "random:0.5,ismcts:budget=8,horizon=4:0.1,heuristic:2"
+    assert parse_league(several) == {
+        "random": 0.5, "ismcts:budget=8,horizon=4": 0.1, "heuristic": 2.0}  # fmt: skip
+    assert parse_league("ismcts:budget=8,horizon=4") == {
+        "ismcts:budget=8,horizon=4": 1.0
+    }
     for bad in ("random:0", "random:-1", ":0.5", "", "random:nan"):
         with pytest.raises(ValueError, match="weight > 0"):
             parse_league(bad)
     with pytest.raises(SystemExit):
         parse_args(["--league", "ismcts:bugdet=8:0.1,random:1"])
     assert "unknown ismcts options ['bugdet']" in capsys.readouterr().err
+    args = parse_args(["--league", "ismcts:budget=8,horizon=4:0.1,random:1"])
+    assert parse_league(args.league) == {"ismcts:budget=8,horizon=4": 0.1, "random": 1.0}
+    with pytest.raises(SystemExit):
+        parse_args(["--league", "ismcts:budget=8,horizn=4:0.1,random:1"])
+    assert "unknown ismcts options ['horizn']" in capsys.readouterr().err
     # a docstring's literal % (e.g. "35% against") shows as written, not as argparse's dict
     with pytest.raises(SystemExit):
         parse_args(["--help"])

@@ -12,11 +12,18 @@ from noir_env.vector import make_vector_env
 
 def parse_league(spec: str) -> dict[str, float]:
     """ "random:0.3,self:0.7" -> {"random": 0.3, "self": 0.7} (weights > 0; no weight: 1).
-    A name may carry one agent option, "ismcts:budget=32:0.02" (options with commas are for
-    an agent object, not this spec): the weight is what follows the last colon if it is a
-    number."""
-    out: dict[str, float] = {}
+    A name may carry agent options as the other CLIs write them, "name:key=value,key=value":
+    "ismcts:budget=32,horizon=4:0.02" is one entry (a comma-separated part that starts
+    with key=value continues the entry before it); the weight is what follows the last colon
+    if it is a number."""
+    entries: list[str] = []
     for part in spec.split(","):
+        if entries and "=" in part.partition(":")[0]:
+            entries[-1] += "," + part  # another option of the entry before
+        else:
+            entries.append(part)
+    out: dict[str, float] = {}
+    for part in entries:
         entry = part.strip()
         name, _, weight = entry.rpartition(":")
         try:

@@ -56,8 +56,9 @@ class Args:
         "style-bully:0.06,random:0.1"
     )
     """opponent mix per game: name:weight pairs; `self` = frozen snapshots of the learner; a
-    name may carry one option, e.g. `ismcts:budget=32:0.02` (a search at each of its
-    decisions: small weights). The default is every bundled scripted baseline (compiled, so
+    name may carry options, e.g. `ismcts:budget=32:0.02` or
+    `ismcts:budget=32,horizon=4:0.02` (a search at each of its decisions: small
+    weights). The default is every bundled scripted baseline (compiled, so
     training runs at full speed; snapshots cost torch inference at every opponent decision)"""
     prior: str = ""
     """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
