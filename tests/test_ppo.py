@@ -284,9 +284,7 @@ def test_cli_flags_and_league_spec(capsys):
     several = "random:0.5,ismcts:budget=8,horizon=4:0.1,heuristic:2"
     assert parse_league(several) == {
         "random": 0.5, "ismcts:budget=8,horizon=4": 0.1, "heuristic": 2.0}  # fmt: skip
-    assert parse_league("ismcts:budget=8,horizon=4") == {
-        "ismcts:budget=8,horizon=4": 1.0
-    }
+    assert parse_league("ismcts:budget=8,horizon=4") == {"ismcts:budget=8,horizon=4": 1.0}
     for bad in ("random:0", "random:-1", ":0.5", "", "random:nan"):
         with pytest.raises(ValueError, match="weight > 0"):
             parse_league(bad)
