@@ -34,8 +34,6 @@ from ._heuristic_policy import score_attackers
 from ._heuristic_view import (
     I_ALIVE,
     I_DEF,
-    I_ITOP,
-    I_MONEY,
     R_RAZE_FIRST,
     P,
     S,
@@ -43,6 +41,7 @@ from ._heuristic_view import (
     pending_attack,
     power,
     rule,
+    sure_elimination_power,
     target_action,
 )
 from ._table import available_power
@@ -56,7 +55,7 @@ def attack_need(o, info, q, t, total):
     if t < S or rule(o, R_RAZE_FIRST) > 0.5:
         return target_need(o, info, q, t)
     v = info[q, I_DEF]
-    sure = v + max(0.0, info[q, I_MONEY] - info[q, I_ITOP])
+    sure = sure_elimination_power(info, q)
     if total >= sure:
         return sure
     if total >= v:

@@ -218,6 +218,14 @@ def summarize(o, info):
 
 
 @njit(cache=True)
+def sure_elimination_power(info, rel):
+    """Attack power on relative seat `rel`'s Hideout that eliminates it whatever the die: a
+    breach owes (A - V) + d6 + the covering income, so A >= V + money - that income always
+    takes more than it has (R3.6, R3.8)."""
+    return info[rel, I_DEF] + max(0.0, info[rel, I_MONEY] - info[rel, I_ITOP])
+
+
+@njit(cache=True)
 def max_threat(info, skip):
     """The largest attack power among living opponents of the observer, except relative
     seat `skip` (-1: none skipped)."""

@@ -45,13 +45,13 @@ from noir_env.spaces import OBS_SIZE
 from ._heuristic_view import (
     I_ALIVE,
     I_DEF,
-    I_ITOP,
     I_MONEY,
     I_SCORE,
     I_THREAT,
     SEAT_INFO,
     money_threshold,
     summarize,
+    sure_elimination_power,
 )
 
 FEATURE_SETS = {"score-v1": 16, "threat-v1": 40}  # name: how many values it appends
@@ -166,7 +166,7 @@ def _threat_v1(info, out):
             continue
         out[16 + r] = info[r, I_DEF]
         out[22 + r] = info[r, I_THREAT]
-        out[28 + r] = info[r, I_DEF] + max(info[r, I_MONEY] - info[r, I_ITOP], 0.0)
+        out[28 + r] = sure_elimination_power(info, r)
         if r == 0:
             continue
         strongest = max(strongest, info[r, I_THREAT])
