@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 from noir_env.core import constants as C
-from noir_env.core.refcount import borrowed
+from noir_env.engine.refcount import borrowed
 
 from . import _heuristic2_attack as attack
 from . import _heuristic2_economy as economy

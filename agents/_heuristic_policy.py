@@ -23,7 +23,7 @@ from noir_env.core.observe import (
     O_HAND,
     O_SELPOW,
 )
-from noir_env.core.refcount import borrowed
+from noir_env.engine.refcount import borrowed
 
 from ._heuristic_attack import (
     W_ARMS,

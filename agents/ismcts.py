@@ -51,9 +51,9 @@ from typing import Any
 import numpy as np
 
 from noir_env import core
-from noir_env.core.mask import count_legal
-from noir_env.core.rng import seed_to_state
 from noir_env.core.state import kernel_view
+from noir_env.engine.rng import seed_to_state
+from noir_env.engine.sampling import count_legal
 
 from ._ismcts_search import (
     ACTION,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from noir_env.core.mask import count_legal, nth_legal
+from noir_env.engine.sampling import count_legal, nth_legal
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from noir_env.core import constants as C
-from noir_env.core.refcount import borrowed
+from noir_env.engine.refcount import borrowed
 
 from . import _style_bully, _style_hoarder, _style_racer, _style_rusher, _style_turtle
 from ._heuristic_policy import _idle, read_table, tie_break

@@ -29,8 +29,8 @@ import numpy as np
 
 from agents.random_agent import RandomAgent
 from noir_env import core
+from noir_env.core import random_playout
 from noir_env.core.constants import PH_GAME_OVER
-from noir_env.core.rollout import random_playout
 from train.cli import first_paragraph
 
 SIZES = (1, 256, 4096)

@@ -27,8 +27,8 @@ import numpy as np
 
 from agents.random_agent import RandomAgent
 from noir_env import district
+from noir_env.district import random_playout
 from noir_env.district.constants import PH_GAME_OVER
-from noir_env.district.rollout import random_playout
 from noir_env.vector import make_district_vector_env
 from train.cli import first_paragraph
 

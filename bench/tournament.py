@@ -36,7 +36,7 @@ prefer_workqueue_threads()  # before any parallel kernel runs
 
 from agents.random_agent import RandomAgent  # noqa: E402
 from noir_env import core  # noqa: E402
-from noir_env.core.rollout import random_playout  # noqa: E402
+from noir_env.core import random_playout  # noqa: E402
 from train.cli import first_paragraph  # noqa: E402
 from train.tournament import run_tournament  # noqa: E402
 

@@ -19,6 +19,11 @@ from _noir_env_gym import register_envs as _register_envs
 
 _register_envs()
 
+from .engine.registry import declare as _declare  # noqa: E402 - plain Python, loads no game
+
+_declare("noir", "noir_env.core.game")
+_declare("district_noir", "noir_env.district.game")
+
 
 def __getattr__(name: str):
     # `noir_env.noir_v1` on first use: importing the package stays cheap

@@ -27,7 +27,7 @@ _PROJECT = _ROOT.parent
 _PACKAGES = ("noir_env", "agents")  # top-level packages whose modules hold kernels
 # modules whose kernels compile in the kernels of whichever game they are given (the game
 # protocol's lockstep loops): stamped with every module a game may live in, tests included
-_GAME_GENERIC = ("noir_env/lockstep.py",)
+_GAME_GENERIC = ("noir_env/engine/lockstep.py", "noir_env/engine/shell.py")
 _GAME_HOMES = (*_PACKAGES, "tests")
 
 

@@ -35,7 +35,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from .core.args import as_count, as_int
+from .engine.args import as_count, as_int
 from .game import Game, get_game
 from .vector.rewards import seat_rewards
 

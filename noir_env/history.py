@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from ._atomic import atomic_write_text
-from .core.args import as_int
 from .core.rules import PRESETS, Rules
+from .engine.args import as_int
 
 NOIR_ENVS = ("noir_v1", "noir_v0")  # the `env` of the histories noir_v1.replay plays
 

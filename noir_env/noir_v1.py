@@ -282,12 +282,13 @@ from . import spaces as noir_spaces
 from ._aec_info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .aec import AECBase, act_in_aec
 from .core import constants as C
-from .core.api import _raise_failure, step_saved
-from .core.args import as_count, as_int
+from .core.game import NOIR
 from .core.log import GameLog
-from .core.observe import observe_batch
 from .core.rules import Rules, get_rules
 from .core.state import check_state, kernel_view
+from .engine.args import as_count, as_int
+from .engine.batch import raise_failure
+from .engine.shell import observe_rows, step_saved
 from .history import check_history, load_history, rules_to_json, save_history
 from .render import PHASE_NAMES, render_board
 
@@ -531,7 +532,7 @@ class raw_env(AECBase, EzPickle):
         seat = self._seat[agent]
         out = np.empty((1, OBS_SIZE), np.float32)
         self._seat_buf[0] = seat
-        observe_batch(self._k, self._seat_buf, out)
+        observe_rows(self._k, self._seat_buf, out)
         if self._actor[0] == seat:
             mask = self._mask_row.view(np.int8).copy()
         else:
@@ -587,7 +588,7 @@ class raw_env(AECBase, EzPickle):
         k, raw, backup, status = self._k, self._raw, self._backup, self._status
         if step_saved(k, raw, backup, status, 0, a, self._rew_buf, self._done_buf, self._ill_buf):
             raw[0] = backup[0]  # the game as it was: nothing happened
-            _raise_failure(k, 0, np.array([a]))
+            raise_failure(NOIR, k, 0, a)
         self._actions.append(a)
         self.num_steps += 1
         log = self._log

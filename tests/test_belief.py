@@ -11,7 +11,7 @@ import pytest
 
 from noir_env import core
 from noir_env.core import constants as C
-from noir_env.core.rollout import random_playout
+from noir_env.core import random_playout
 from noir_env.core.serialize import state_from_dict
 from noir_env.core.validate import check_invariants
 from noir_env.game import get_game

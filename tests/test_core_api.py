@@ -115,7 +115,7 @@ def test_observation_has_one_size_for_3_to_6_players():
 
 def test_finished_games_ignore_actions_and_report_done():
     s = core.init(3, 3, "noirbrough", seeds=4)
-    from noir_env.core.rollout import random_playout
+    from noir_env.core import random_playout
 
     res = random_playout(s, seed=1)
     assert res.done.all()
@@ -127,7 +127,7 @@ def test_finished_games_ignore_actions_and_report_done():
 
 
 def test_rewards_are_zero_sum_and_split_among_winners():
-    from noir_env.core.rollout import random_playout
+    from noir_env.core import random_playout
 
     s = core.init(300, np.arange(300) % 4 + 3, seeds=9)
     res = random_playout(s, seed=2)
@@ -223,7 +223,7 @@ def test_borrowed_view_shares_the_data_and_leaves_the_reference_count_alone():
 
     from numba import njit
 
-    from noir_env.core.refcount import borrowed
+    from noir_env.engine.refcount import borrowed
 
     @njit
     def double_through_view(x):

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from noir_env import core, spaces
-from noir_env.core import validate
-from noir_env.core.rollout import random_playout
+from noir_env.core import random_playout, validate
 
 PRESETS = ["noirburg", "noirbrough", "original"]
 MAX_STEPS = 10_000  # the AEC env's default truncation; random games never come close

@@ -9,7 +9,7 @@ import pytest
 import agents
 from agents.ismcts import ISMCTSAgent
 from noir_env import core
-from noir_env.core.rollout import random_playout
+from noir_env.core import random_playout
 from train.search_games import play_search_games
 
 FAST = {"budget": 12, "horizon": 4}

@@ -22,7 +22,7 @@ import numpy as np
 
 from noir_env import core
 from noir_env.core import constants as C
-from noir_env.core.rollout import random_playout
+from noir_env.core import random_playout
 
 from .cli import first_paragraph
 

@@ -93,7 +93,7 @@ def replay(history: dict) -> Replay:
 
 def _district(history: dict) -> Iterator[Decision]:
     from noir_env import district_noir_v0
-    from noir_env.core.args import as_int
+    from noir_env.engine.args import as_int
 
     if "seed" not in history or not isinstance(history.get("actions"), list):
         raise ValueError("a District Noir history holds 'seed' and a list of 'actions'")

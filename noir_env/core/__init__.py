@@ -11,12 +11,13 @@ from .api import (
     init,
     legal_action_mask,
     observe,
+    random_playout,
     refresh,
+    sample_hidden,
     scores,
     settle_forced,
     step,
 )
-from .belief import sample_hidden
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
 from .state import State, batch_size, clone, concat, take
 
@@ -35,6 +36,7 @@ __all__ = [
     "init",
     "legal_action_mask",
     "observe",
+    "random_playout",
     "refresh",
     "sample_hidden",
     "scores",

@@ -2,6 +2,8 @@
 
     worlds = core.sample_hidden(state, seats=0, seeds=7)   # a new batch; `state` unchanged
 
+(the batched loop and its argument checks are the engine's; `resample_game` is NOIR's part)
+
 Hidden from a seat (docs/RULES.md R7.1): the other players' hands, the order of the draw
 pile and the random state of future chance events (`rng`: dice, reshuffles). A re-deal keeps
 everything else: the seat's own hand, the table, the discard pile, boxed cards, money, the
@@ -22,13 +24,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import args as A
+from ..engine.refcount import borrowed
+from ..engine.rng import shuffle_prefix
 from . import constants as C
 from .mask import fill_mask
-from .refcount import borrowed
-from .rng import seed_to_state, shuffle_prefix
 from .rules import rules_of
-from .state import State, kernel_view
 
 
 @njit(cache=True)
@@ -79,31 +79,3 @@ def resample_game(s, i, seat, rng_state):
         s[i].deck[k] = pool[m]
         m += 1
     fill_mask(s, rules_of(s, i), i)
-
-
-@njit(cache=True)
-def _resample_batch(s, seats, rng_states):
-    for i in range(s.shape[0]):
-        resample_game(s, i, seats[i], rng_states[i])
-
-
-def sample_hidden(
-    state: State, seats: int | np.ndarray, seeds: int | np.ndarray | None = 0
-) -> State:
-    """A copy of `state` in which each game's hidden part is re-dealt as `seats` could
-    believe it to be (module docstring): other hands, draw pile order and `rng`.
-
-    seats: one seat for every game or one per game, each a seat of its game. seeds: an int
-    s gives game i the seed s + i, an array one seed per game (int64); the same seeds give
-    the same deal. Everything `seats` observes is unchanged (`core.observe(out, seats)` ==
-    `core.observe(state, seats)`); the legal-action cache is recomputed, but no decision
-    is taken, so a game whose actor is another seat may now show that actor a single legal
-    action. Raises ValueError (or TypeError) naming a bad argument.
-    """
-    kv = kernel_view(state)
-    seat_arr = A.seats(seats, kv["num_players"])
-    seed_arr = A.seeds(seeds, kv.shape[0])
-    rng_states = np.array([seed_to_state(x) for x in seed_arr.tolist()], np.uint64)
-    out = kv.copy().view(np.recarray)
-    _resample_batch(kernel_view(out), seat_arr, rng_states)
-    return out

@@ -7,8 +7,8 @@ writes `s.<field>[i, ...]` in place. Rule numbers refer to docs/RULES.md.
 import numpy as np
 from numba import njit
 
+from ..engine.rng import shuffle_prefix
 from . import constants as C
-from .rng import shuffle_prefix
 from .rules import total_money
 
 S = C.NUM_SLOTS

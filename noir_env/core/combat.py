@@ -4,6 +4,7 @@ and elimination. All per-game kernels; `resolve_attack` is the entry point."""
 import numpy as np
 from numba import njit
 
+from ..engine.rng import roll_d6
 from . import constants as C
 from .board import (
     discard_gangsters,
@@ -17,7 +18,6 @@ from .board import (
     trigger_countdown,
 )
 from .countdown import win_alone
-from .rng import roll_d6
 
 S = C.NUM_SLOTS
 

@@ -1,5 +1,5 @@
-"""NOIR behind the game protocol (`noir_env.game.Game`): the batched core, its names and its
-text as the layers above read them. Registered as "noir".
+"""NOIR behind the game protocol (`noir_env.engine.protocol.Game`): its declarations, its
+kernels (`kernels.py`) and what only NOIR knows of its states. Registered as "noir".
 
 Sizes, names and reasons are read from the core's modules, never written here, so a change
 of the rules or of the observation layout reaches every layer through this one object.
@@ -10,26 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from ..game import CoreGame, register
-from ..lockstep import GameKernels
-from . import api, rollout, serialize
+from ..engine.protocol import Game
+from ..engine.registry import register
 from . import constants as C
+from . import serialize
 from . import state as S
-from .belief import sample_hidden
-from .names import ACTION_NAMES, OBS_SIZE, OBS_SLICES, describe_illegal, observation_high
-from .observe import write_observation
-from .rules import PRESETS, Rules, get_rules
+from .kernels import KERNELS, scores_batch
+from .names import ACTION_NAMES, OBS_SIZE, OBS_SLICES, describe_illegal
+from .rules import PRESETS, Rules, get_rules, rules_row
+from .validate import MESSAGES
 
 
-@njit(cache=True)
-def seat_alive(s, i, q):
-    """Whether seat q is still in game i (R6.1: eliminated players leave)."""
-    return s[i].alive[q] != 0
-
-
-class NoirGame(CoreGame):
+class NoirGame(Game):
     """NOIR, 3 to 6 players (docs/RULES.md)."""
 
     name = "noir"
@@ -47,31 +40,38 @@ class NoirGame(CoreGame):
     turn_word = "turns"
     heuristic = "heuristic"
     seed_salt = 0x5EED0000
-    kernels = GameKernels(api.step_one, write_observation, seat_alive)
-    api, state_module, serialize, rollout = api, S, serialize, rollout
     elimination = True
     hidden_fields = ("hand", "deck", "rng", "mask")  # R7.1; mask: the actor's, from its hand
+    layout = S.LAYOUT
+    kernels = KERNELS
+    violation_messages = MESSAGES
 
-    def init(self, num_games, num_players=None, rules=None, seeds=0, ask_all=False):
-        players = self.default_players if num_players is None else num_players
-        return api.init(num_games, players, self.check_rules(rules), seeds, ask_all)
+    def prepare(self, state, rules: Rules, ask_all: bool) -> None:
+        state.rules[:] = rules_row(rules)
+        state.ask_all[:] = 1 if ask_all else 0
 
     def num_players(self, state):
-        return state.num_players.astype(np.int8)
+        return self.kernel_view(state)["num_players"].astype(np.int8)
 
-    def outcome(self, state):
-        out = np.zeros((S.batch_size(state), C.MAX_PLAYERS), np.float32)
-        _outcomes(self.kernel_view(state), out)
+    def scores(self, state):
+        """int32 [N, 6]: each seat's score by R6.4 right now (trophies, table, money; 0 for
+        absent seats). The countdown's winner is the living seat with the best score."""
+        kv = self.kernel_view(state)
+        out = np.zeros((kv.shape[0], C.MAX_PLAYERS), np.int32)
+        scores_batch(kv, out)
         return out
 
     def winners(self, state):
-        return state.winners.astype(np.bool_)
+        return self.kernel_view(state)["winners"].astype(np.bool_)
+
+    def win_reason(self, state):
+        return self.kernel_view(state)["win_reason"].astype(np.int64)
 
     def alive(self, state):
-        return state.alive.astype(np.bool_)
+        return self.kernel_view(state)["alive"].astype(np.bool_)
 
     def turns(self, state):
-        return state.turn_no.astype(np.int64) + 1
+        return self.kernel_view(state)["turn_no"].astype(np.int64) + 1
 
     def check_rules(self, rules):
         return get_rules(self.default_rules if rules is None else rules)
@@ -82,9 +82,13 @@ class NoirGame(CoreGame):
     def describe_illegal(self, state, game, action):
         return describe_illegal(state, game, action)
 
-    def sample_hidden(self, state, seats, seeds=0):
-        return sample_hidden(state, seats, seeds)
+    def state_to_dict(self, state, i=0):
+        return serialize.state_to_dict(state, i)
 
+    def state_from_dict(self, data):
+        return serialize.state_from_dict(data)
+
+    # --- views (until the env layer holds them) -------------------------------------------
     def render(self, state, game=0, seat=None, rules=None):
         from ..render import render_board  # the board as noir_v1 shows it
 
@@ -113,14 +117,9 @@ class NoirGame(CoreGame):
     def observation_space(self):
         import gymnasium
 
+        from .names import observation_high
+
         return gymnasium.spaces.Box(low=0.0, high=observation_high(), dtype=np.float32)
-
-
-@njit(cache=True)
-def _outcomes(s, out):
-    for i in range(s.shape[0]):
-        if s[i].actor < 0:
-            api.write_outcome(s, i, out[i])
 
 
 NOIR = register(NoirGame())

@@ -6,6 +6,7 @@ one is, which: the step loop then takes that decision by itself (R2.5).
 
 from numba import njit
 
+from ..engine.sampling import count_and_last
 from . import constants as C
 from .board import (
     capacity_left,
@@ -160,32 +161,6 @@ def _reaction_targets(s, r, i, x, m):
 
 
 @njit(cache=True)
-def nth_legal(mask_row, k):
-    """The k-th (0-based) legal action of a mask row, -1 if there are fewer (samplers)."""
-    for a in range(mask_row.shape[0]):
-        if mask_row[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def count_legal(mask_row):
-    count = 0
-    for a in range(mask_row.shape[0]):
-        count += mask_row[a]
-    return count
-
-
-@njit(cache=True)
-def _count(m):
-    """(number of legal actions, the action itself when there is exactly one)."""
-    count = count_legal(m)
-    return count, (nth_legal(m, 0) if count == 1 else -1)
-
-
-@njit(cache=True)
 def fill_mask(s, r, i):
     """Write the legal actions of game i's actor into s[i].mask; return (count, last id)."""
     m = s[i].mask
@@ -197,40 +172,40 @@ def fill_mask(s, r, i):
     if ph == C.PH_WINDOW:
         _reactions(s, r, i, x, m)
         _set(m, C.A_PASS)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_REACT_TARGET:
         _reaction_targets(s, r, i, x, m)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_TURNCOAT_POWER:
         for pw in range(4):
             if turncoat_can_take(s, r, i, x, s[i].sel_a, s[i].sel_b, pw):
                 _set(m, C.A_POWER + pw)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_MULLIGAN:
         if s[i].count < r.mulligan_max:
             for t in range(C.NUM_CARD_TYPES):
                 if s[i].hand[x, t] > 0:
                     _set(m, C.A_DISCARD + t)
         _set(m, C.A_END)
-        return _count(m)
+        return count_and_last(m)
     # the active player's own steps; mid-selection phases take no reactions
     if ph == C.PH_MOVE_TO:
         _places_fitting(s, i, x, s[i].sel_a, m)
         if s[i].sel_b != C.PLACE_HIDDEN:
             _set(m, C.A_TO + C.PLACE_ASIDE)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_DEPLOY_TO:
         _places_fitting(s, i, x, s[i].sel_a, m)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_CONTINUE:  # R3.7: on into the Hideout, or stop
         _set(m, C.A_CONTINUE)
         _set(m, C.A_END)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_ATTACKERS:
         _pick_ups(s, r, i, x, m, True)
         if num_gangsters(s[i].atk_g) > 0:
             _set(m, C.A_CONFIRM)
-        return _count(m)
+        return count_and_last(m)
     if ph == C.PH_MOVE:
         _pick_ups(s, r, i, x, m, False)
         if not _hidden_must_be_placed(s, i, x):
@@ -260,4 +235,4 @@ def fill_mask(s, r, i):
         _draws(s, i, x, m)
         _set(m, C.A_END)
     _reactions(s, r, i, x, m)  # R5.2(c): reactions at one's own decision points
-    return _count(m)
+    return count_and_last(m)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..layout import ActionTable, named_slices
+from ..engine.layout import ActionTable, named_slices
 from . import constants as C
 from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
 from .state import State

@@ -7,9 +7,9 @@ sizes and the draw pile only as a count. `noir_env.spaces.OBS_SLICES` names the 
 
 from numba import njit
 
+from ..engine.refcount import borrowed
 from . import constants as C
 from .board import in_first_round
-from .refcount import borrowed
 from .rules import NUM_RULE_FIELDS, RULE_FIELDS
 
 RULE_PREP_FIRST = RULE_FIELDS.index("prep_first")
@@ -308,10 +308,3 @@ def countdown_turns_left(s, i):
     if holder_now and s[i].rules[RULE_CD_NEXT_TURN] and s[i].turn_no == s[i].cd_turn:
         left += 1
     return left
-
-
-@njit(cache=True)
-def observe_batch(s, seats, out):
-    """out[i] = observation of game i as seen by seats[i]."""
-    for i in range(out.shape[0]):
-        write_observation(s, i, seats[i], out[i])

@@ -12,6 +12,7 @@ by itself). What happens after a window closes belongs to the turn flow
 import numpy as np
 from numba import njit
 
+from ..engine.rng import roll_d6
 from . import constants as C
 from .board import (
     card_leaves_hand,
@@ -24,7 +25,6 @@ from .board import (
     num_gangsters,
 )
 from .combat import hide_attackers, resolve_driveby
-from .rng import roll_d6
 
 S = C.NUM_SLOTS
 

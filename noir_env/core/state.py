@@ -7,16 +7,29 @@
 Seats are absolute (0..num_players-1) inside the state; observations and actions are
 seat-relative. Gangsters are counted per power (index 0..3 = power 1..4): identical cards are
 interchangeable, so a multiset is the whole truth. docs/STATE.md documents the JSON form
-written by `state_to_dict`.
+written by `state_to_dict`. The record layout and the generic helpers (`clone`, `take`,
+`concat`, `batch_size`) are the engine's (`noir_env.engine.records`).
 """
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-
+from ..engine.records import RecordLayout, State, batch_size, clone, concat, take
 from . import constants as C
 from .rules import NUM_RULE_FIELDS
+
+__all__ = [
+    "FIELDS",
+    "GAME_DTYPE",
+    "LAYOUT",
+    "State",
+    "allocate",
+    "batch_size",
+    "check_state",
+    "clone",
+    "concat",
+    "kernel_view",
+    "take",
+]
 
 P, S, K = C.MAX_PLAYERS, C.NUM_SLOTS, C.NUM_CARD_TYPES
 
@@ -103,55 +116,11 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
     ("mask", "u1", (C.NUM_ACTIONS,), "legal actions of `actor` (derived cache)"),
 ]
 
-GAME_DTYPE = np.dtype([(name, dt, shape) for name, dt, shape, _ in FIELDS])
-RECORD_DTYPE = np.dtype((np.record, GAME_DTYPE))  # one object shared by every state we make
+LAYOUT = RecordLayout("NOIR", FIELDS)
+GAME_DTYPE = LAYOUT.dtype
+RECORD_DTYPE = LAYOUT.record_dtype  # one object shared by every state made
 DERIVED_FIELDS = ("mask",)
 
-State = np.recarray
-"""A batch of games: `np.recarray` of shape [N] with dtype GAME_DTYPE."""
-
-
-def allocate(n: int) -> State:
-    """Zeroed storage for n games (not a valid position until `init` fills it)."""
-    return np.zeros(n, RECORD_DTYPE).view(np.recarray)
-
-
-def kernel_view(state: State) -> np.ndarray:
-    """What the kernels take: a plain ndarray view (recarray arguments dispatch slowly in
-    numba); with NUMBA_DISABLE_JIT=1 the recarray itself, whose records have attributes.
-    Raises ValueError if `state` is not a batch of NOIR games."""
-    if not isinstance(state, np.ndarray):
-        check_state(state)
-    v = np.ndarray.view(state, np.ndarray)
-    if v.ndim != 1 or (v.dtype is not RECORD_DTYPE and v.dtype is not GAME_DTYPE):
-        check_state(v)  # `is` first: comparing structured dtypes costs microseconds
-    return v.view(np.recarray) if numba.config.DISABLE_JIT else v
-
-
-def check_state(state) -> None:
-    """Raise ValueError unless `state` is a batch of NOIR games."""
-    if not isinstance(state, np.ndarray) or state.dtype != GAME_DTYPE or state.ndim != 1:
-        got = getattr(state, "dtype", type(state).__name__)
-        raise ValueError(f"not a NOIR state (a 1-d record array of GAME_DTYPE): got {got}")
-
-
-def clone(state: State) -> State:
-    """A deep copy (the kernels mutate states in place)."""
-    return state.copy()
-
-
-def batch_size(state: State) -> int:
-    """Number of games in the batch."""
-    return state.shape[0]
-
-
-def take(state: State, idx) -> State:
-    """The games at `idx` (an int, slice or index array) as a new batch (a copy)."""
-    if isinstance(idx, int | np.integer):
-        idx = [int(idx)]
-    return state[idx].copy().view(np.recarray)
-
-
-def concat(states: list[State]) -> State:
-    """Stack several batches into one."""
-    return np.concatenate([s.view(np.ndarray) for s in states]).view(np.recarray)
+allocate = LAYOUT.allocate
+kernel_view = LAYOUT.kernel_view
+check_state = LAYOUT.check

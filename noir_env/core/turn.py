@@ -4,6 +4,7 @@ dispatch of every action id to its effect. `apply_action` assumes the action is 
 
 from numba import njit
 
+from ..engine.rng import randint, shuffle_prefix
 from . import constants as C
 from .board import (
     card_leaves_hand,
@@ -32,7 +33,6 @@ from .reactions import (
     turncoat_take,
     window_pass,
 )
-from .rng import randint, shuffle_prefix
 from .rules import total_money
 
 S = C.NUM_SLOTS

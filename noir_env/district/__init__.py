@@ -13,8 +13,17 @@ _configure_numba_cache()  # before any kernel module is imported
 
 # ruff: noqa: E402
 
-from .api import current_player, init, legal_action_mask, observe, refresh, scores, step
-from .belief import sample_hidden
+from .api import (
+    current_player,
+    init,
+    legal_action_mask,
+    observe,
+    random_playout,
+    refresh,
+    sample_hidden,
+    scores,
+    step,
+)
 from .serialize import state_from_dict, state_to_dict
 from .spaces import ACTION_NAMES, GAME_INFO, NUM_ACTIONS, OBS_SIZE, action_id, action_name
 from .state import State, batch_size, clone, concat, take
@@ -34,6 +43,7 @@ __all__ = [
     "init",
     "legal_action_mask",
     "observe",
+    "random_playout",
     "refresh",
     "sample_hidden",
     "scores",

@@ -3,6 +3,9 @@
 
     worlds = district.sample_hidden(state, seats=0, seeds=7)   # a new batch; `state` unchanged
 
+(the batched loop and its argument checks are the engine's; `resample_game` is this game's
+part)
+
 Hidden from a seat (DN5.3): the other seat's hand, the order of the draw pile, the three
 cards boxed unseen at set-up (DN2.1) and the random state of the game (`rng`). Everything
 else is public and kept: the seat's own hand, the line, both collections, each hand's size,
@@ -16,12 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import args as A
-from ..core.refcount import borrowed
-from ..core.rng import seed_to_state, shuffle_prefix
+from ..engine.refcount import borrowed
+from ..engine.rng import shuffle_prefix
 from . import constants as C
 from .mask import fill_mask
-from .state import State, kernel_view
 
 
 @njit(cache=True)
@@ -58,31 +59,3 @@ def resample_game(s, i, seat, rng_state):
         s[i].removed[pool[k]] += 1
         k += 1
     fill_mask(s, i)
-
-
-@njit(cache=True)
-def _resample_batch(s, seats, rng_states):
-    for i in range(s.shape[0]):
-        resample_game(s, i, seats[i], rng_states[i])
-
-
-def sample_hidden(
-    state: State, seats: int | np.ndarray, seeds: int | np.ndarray | None = 0
-) -> State:
-    """A copy of `state` in which each game's hidden part is re-dealt as `seats` could
-    believe it to be (module docstring): the other hand, the draw pile's order, the boxed
-    cards and `rng`.
-
-    seats: one seat (0 or 1) for every game or one per game. seeds: an int s gives game i
-    the seed s + i, an array one seed per game; the same seeds give the same deal.
-    Everything `seats` observes is unchanged (`district.observe(out, seats)` ==
-    `district.observe(state, seats)`). Raises ValueError (or TypeError) naming a bad
-    argument.
-    """
-    kv = kernel_view(state)
-    seat_arr = A.seats(seats, np.full(kv.shape[0], C.NUM_PLAYERS, np.int64))
-    seed_arr = A.seeds(seeds, kv.shape[0])
-    rng_states = np.array([seed_to_state(x) for x in seed_arr.tolist()], np.uint64)
-    out = kv.copy().view(np.recarray)
-    _resample_batch(kernel_view(out), seat_arr, rng_states)
-    return out

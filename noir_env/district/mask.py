@@ -1,13 +1,12 @@
 """The legal actions of the player who must act (DN3.2-DN3.4).
 
 `fill_mask` writes game i's mask row and returns how many actions are legal and, when only
-one is, which: the step loop then takes that forced decision by itself (DN5.1). The
-mask-row helpers (`count_legal`, `nth_legal`) are NOIR's, generic over any mask.
+one is, which: the engine then takes that forced decision by itself (DN5.1).
 """
 
 from numba import njit
 
-from ..core.mask import count_legal, nth_legal
+from ..engine.sampling import count_and_last
 from . import constants as C
 
 
@@ -25,5 +24,4 @@ def fill_mask(s, i):
             m[C.A_PLAY + t] = 1
     if s[i].taken[p] == 0 and s[i].line_n > 0:  # DN3.3: once a round, not on an empty line
         m[C.A_TAKE] = 1
-    count = count_legal(m)
-    return count, (nth_legal(m, 0) if count == 1 else -1)
+    return count_and_last(m)

@@ -108,10 +108,3 @@ def _write_seat(s, i, q, o, base):
     o[base + S_ACTS] = g.acts[q]
     o[base + S_TAKEN] = g.taken[q]
     o[base + S_POINTS] = points(s, i, q)
-
-
-@njit(cache=True)
-def observe_batch(s, seats, out):
-    """out[i] = observation of game i as seen by seats[i]."""
-    for i in range(out.shape[0]):
-        write_observation(s, i, seats[i], out[i])

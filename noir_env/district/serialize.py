@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import constants as C
-from .api import refresh
+from .mask import fill_mask
 from .state import State, allocate, check_state, kernel_view
 from .validate import DECK, MESSAGES, OK, first_violation
 
@@ -125,7 +125,8 @@ def state_from_dict(d: dict[str, Any]) -> State:
             need = 2 * C.HAND_SIZE * (C.NUM_ROUNDS - 1 - int(g.round_no))
             detail = f": round {int(g.round_no)} needs {need}, the position has {int(g.deck_n)}"
         raise ValueError(f"inconsistent position: {MESSAGES[int(code)]}{detail}")
-    return refresh(s)
+    fill_mask(kernel_view(s), 0)  # the legal-action cache of the loaded position
+    return s
 
 
 def _load_turn(g, d: dict) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import gymnasium as gym
 import numpy as np
 
-from ..layout import ActionTable, named_slices
+from ..engine.layout import ActionTable, named_slices
 from ..spaces import GameInfo
 from . import constants as C
 from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE

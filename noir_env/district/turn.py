@@ -2,12 +2,12 @@
 
 `apply_action` assumes a legal action (the mask says which, mask.py); it plays it, passes
 the turn and ends the round or the game when due. Chance events (the shuffle, the coin)
-draw from the game's own generator (noir_env.core.rng), only in `init_game`.
+draw from the game's own generator (noir_env.engine.rng), only in `init_game`.
 """
 
 from numba import njit
 
-from ..core.rng import randint, shuffle_prefix
+from ..engine.rng import randint, shuffle_prefix
 from . import constants as C
 from .score import final_result, holds_all_buildings
 

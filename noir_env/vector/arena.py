@@ -18,7 +18,7 @@ is answered by the engine itself unless `ask_forced=True`: a policy with the mem
 protocol `act(obs, mask)` has no other answer, so the game is the same, only faster.
 
 The built-in uniform random policy (`ArenaPolicy(act=None)`, `RANDOM`) plays inside the
-compiled lockstep loop (`noir_env.lockstep`) with one random stream per game, keyed by the
+compiled lockstep loop (`noir_env.engine.lockstep`) with one random stream per game, keyed by the
 game's seed and its place in the schedule (so one deal replayed at several tables is not
 played the same way at each): a game between built-in random players is a function of the
 schedule alone, whatever `slots`. Every other policy is called once per decision round with
@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import lockstep as L
-from ..core.args import as_count
+from ..engine import lockstep as L
+from ..engine.args import as_count
 from ..game import Game, get_game
 from . import seeds as S
 from .opponents import as_actions

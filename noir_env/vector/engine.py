@@ -6,7 +6,7 @@ batched across games.
 One `step` plays the learner's action in every game and then the opponents' decisions until
 each game is back at a learner decision or the learner's episode is over (game over, learner
 eliminated, or `max_steps` decisions). The built-in uniform random opponent runs inside the
-compiled lockstep loop (`noir_env.lockstep`); other policies are called once per decision
+compiled lockstep loop (`noir_env.engine.lockstep`); other policies are called once per decision
 round with every game in which one of their seats must act. Ended games are dealt again at
 once when `autoreset` is on.
 
@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import lockstep as L
-from ..core.args import as_count, as_int
+from ..engine import lockstep as L
+from ..engine.args import as_count, as_int
 from ..game import Game, get_game
 from . import seeds as S
 from .episodes import Ended, StepOut, ended_episodes
@@ -151,7 +151,7 @@ class SingleSeatGames(OpponentTable):
 
     @property
     def status(self) -> np.ndarray:
-        """int8 [N]: where each slot stopped (`noir_env.lockstep` ST_*)."""
+        """int8 [N]: where each slot stopped (`noir_env.engine.lockstep` ST_*)."""
         return self.lanes.status
 
     @property

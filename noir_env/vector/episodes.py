@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import lockstep as L
+from ..engine import lockstep as L
 from .rewards import episode_rewards
 
 if TYPE_CHECKING:

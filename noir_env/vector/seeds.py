@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.args import as_int
+from ..engine.args import as_int
 
 SEED_LIMIT = 2**62  # game seeds stay in 0 .. 2**62 - 1
 # the draws keyed by a game's seed, offsets from its game's `seed_salt` (one per use)

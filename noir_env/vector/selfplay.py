@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import lockstep as L
-from ..core.args import as_count
+from ..engine import lockstep as L
+from ..engine.args import as_count
 from ..game import Game, get_game
 from . import seeds as S
 from .gym_vector import final_info

@@ -7,7 +7,7 @@ import pytest
 
 from noir_env import district
 from noir_env.district import constants as C
-from noir_env.district.rollout import random_playout
+from noir_env.district import random_playout
 from noir_env.game import get_game
 
 HIDDEN_FIELDS = get_game("district_noir").hidden_fields  # what a re-deal may change

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from noir_env import district
-from noir_env.core.rng import seed_to_state
 from noir_env.district import constants as C
+from noir_env.engine.rng import seed_to_state
 
 from .helpers import act, cards, legal, line
 

@@ -9,7 +9,7 @@ import pytest
 
 from noir_env import district
 from noir_env.district import constants as C
-from noir_env.district.rollout import random_playout
+from noir_env.district import random_playout
 from noir_env.district.spaces import MAX_GAME_LENGTH
 from noir_env.district.validate import check_invariants
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from noir_env import core
 from noir_env.core import constants as C
-from noir_env.core.rng import seed_to_state
 from noir_env.core.rules import total_money
 from noir_env.core.validate import check_invariants
+from noir_env.engine.rng import seed_to_state
 from noir_env.spaces import action_id, legal_action_names
 
 GANGSTER = {1: C.G1, 2: C.G2, 3: C.G3, 4: C.G4}
@@ -285,7 +285,7 @@ def _xorshift(x: int) -> int:
 
 
 def dice_from(state: int, k: int) -> list[int]:
-    """The next k d6 rolls of an xorshift64 state (as noir_env.core.rng.roll_d6 makes them)."""
+    """The next k d6 rolls of an xorshift64 state (as noir_env.engine.rng.roll_d6 makes them)."""
     out = []
     for _ in range(k):
         state = _xorshift(state)

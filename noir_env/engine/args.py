@@ -1,7 +1,7 @@
-"""Checks of the public API's arguments: every bad argument gets a TypeError (wrong kind of
-value) or a ValueError (right kind, wrong value) that names the argument. A wrong kind of
-integer (`as_int`) raises `ArgumentTypeError`, which is both: Python's convention says
-TypeError, and callers that catch ValueError for any bad input catch it too.
+"""Checks of the public arguments of every game's API: every bad argument gets a TypeError
+(wrong kind of value) or a ValueError (right kind, wrong value) that names the argument. A
+wrong kind of integer (`as_int`) raises `ArgumentTypeError`, which is both: Python's
+convention says TypeError, and callers that catch ValueError for any bad input catch it too.
 
 Plain Python on purpose: these run once per call, outside the kernels, and keeping them out
 of the kernel modules keeps the numba cache key (a hash of the kernel sources) stable.
@@ -12,8 +12,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-
-from . import constants as C
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -76,10 +74,11 @@ def num_games(value) -> int:
     return as_count(value, "num_games")
 
 
-def num_players(value, n: int) -> np.ndarray:
-    """int8 [n]: the player count of each game (one int, or one per game), each 3..6."""
+def num_players(value, n: int, least: int, most: int) -> np.ndarray:
+    """int8 [n]: the player count of each game (one int, or one per game), each in
+    least..most."""
     arr = int_array(value, "num_players")
-    in_range(arr, C.MIN_PLAYERS, C.MAX_PLAYERS, "num_players")
+    in_range(arr, least, most, "num_players")
     if arr.ndim > 1 or (arr.ndim == 1 and arr.shape[0] not in (1, n)):
         raise ValueError(f"num_players must be an int or {n} ints, got shape {arr.shape}")
     return np.broadcast_to(arr.astype(np.int8), (n,))

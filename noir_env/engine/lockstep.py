@@ -1,17 +1,7 @@
-"""Compiled lockstep play of many games of any registered game: the inner loops of the
-single-seat engine, the arena and the self-play API, written once for every game.
-
-A game lends its per-game kernels with `bind_kernels` (its `game` module calls it): the
-loops below call the stand-ins `game_step`, `game_observe` and `game_seat_alive`, which
-numba resolves by the state's record type while it compiles (`numba.extending.overload`).
-Each game so gets loops of its own with its kernels called directly, cached like every
-kernel of the project (`noir_env._numba_cache` stamps this module with every project
-module, since the kernels it compiles in live elsewhere). Passing the kernels as function
-arguments instead would make numba refuse to cache the loops.
-
-What the loops read of a game's state: per game i a record with `actor` (the seat to act,
--1 once the game is over), `steps` (decisions taken so far) and `mask` (the actor's legal
-actions, uint8).
+"""Compiled lockstep play of many games of any bound game: the inner loops of the
+single-seat engine, the arena and the self-play API, written once for every game. They step
+games with the shell's `step_one` and read a game's seats and views through the stand-ins of
+`binding.py` (`game_seat_alive`, `game_observe`), so numba compiles them once per game.
 
 Each seat of each lane is built in (the uniform random policy, played here with one random
 stream per lane) or external (a policy called from Python, or a learner). `run_*` plays one
@@ -27,15 +17,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
-from numba import njit, prange, types
-from numba.extending import overload
+from numba import njit, prange
 
-# the mask samplers and the reference-count view are game-agnostic helpers of NOIR's core
-from .core.mask import count_legal, nth_legal
-from .core.refcount import borrowed
-from .core.rollout import random_legal_action
+from .binding import game_observe, game_seat_alive
+from .refcount import borrowed
+from .sampling import count_legal, nth_legal, random_legal_action
+from .shell import PARALLEL_MIN
+from .shell import step_one as game_step
 
 ST_EXTERNAL = 0  # a seat played from Python (a policy or the learner) must decide
 ST_OVER = 1  # the game is over
@@ -43,81 +32,6 @@ ST_TRUNCATED = 2  # max_steps decisions were taken
 ST_OUT = 3  # the watched seat is out of the game (eliminated) while the game goes on
 ST_IDLE = 4  # no game in the lane
 ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the learner's turn
-PARALLEL_MIN = 64  # below this many games the serial loops beat numba's thread launch
-
-
-class GameKernels(NamedTuple):
-    """The per-game compiled kernels a game lends to the lockstep loops (numba functions).
-
-    step_one(s, i, a, rewards, done, illegal): play action a in game i (the core's step of
-    one game; rewards [N, P] float32, done / illegal bool [N] are written for game i).
-    write_observation(s, i, seat, out_row): fill out_row with what `seat` sees of game i.
-    seat_alive(s, i, q): whether seat q is still in game i (always True in a game without
-    eliminations).
-    """
-
-    step_one: numba.core.registry.CPUDispatcher
-    write_observation: numba.core.registry.CPUDispatcher
-    seat_alive: numba.core.registry.CPUDispatcher
-
-
-_BOUND: dict[np.dtype, GameKernels] = {}  # the state dtypes of the games bound so far
-
-
-def _kernels_of(s) -> GameKernels:
-    """The kernels bound to the dtype of `s` (plain Python, NUMBA_DISABLE_JIT=1)."""
-    return _BOUND[np.dtype(s.dtype.descr) if s.dtype.names else s.dtype]
-
-
-def game_step(s, i, a, rewards, done, illegal):
-    """The bound game's `step_one` (resolved by numba per state type)."""
-    _kernels_of(s).step_one(s, i, a, rewards, done, illegal)
-
-
-def game_observe(s, i, seat, out_row):
-    """The bound game's `write_observation`."""
-    _kernels_of(s).write_observation(s, i, seat, out_row)
-
-
-def game_seat_alive(s, i, q):
-    """The bound game's `seat_alive`."""
-    return _kernels_of(s).seat_alive(s, i, q)
-
-
-def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
-    """Make the lockstep loops play the game whose state records have `dtype` with
-    `kernels`. Idempotent; raises ValueError for a dtype bound to other kernels."""
-    key = np.dtype(dtype.descr)
-    if key in _BOUND:
-        if _BOUND[key] != kernels:
-            raise ValueError(f"another game's kernels are bound to the state dtype {dtype}")
-        return
-    _BOUND[key] = kernels
-    record = numba.from_dtype(key)
-
-    def _mine(s) -> bool:
-        return isinstance(s, types.Array) and s.dtype == record
-
-    @overload(game_step)
-    def _step(s, i, a, rewards, done, illegal):
-        if _mine(s):
-            step_one = kernels.step_one
-            return lambda s, i, a, rewards, done, illegal: step_one(s, i, a, rewards, done, illegal)
-        return None
-
-    @overload(game_observe)
-    def _observe(s, i, seat, out_row):
-        if _mine(s):
-            write = kernels.write_observation
-            return lambda s, i, seat, out_row: write(s, i, seat, out_row)
-        return None
-
-    @overload(game_seat_alive)
-    def _alive(s, i, q):
-        if _mine(s):
-            alive = kernels.seat_alive
-            return lambda s, i, q: alive(s, i, q)
-        return None
 
 
 # --- one lane --------------------------------------------------------------------------------

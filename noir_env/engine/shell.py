@@ -1,0 +1,225 @@
+"""The compiled batched shell, written once for every game: settling forced decisions,
+stepping one game, stepping and dealing a batch (serial below `PARALLEL_MIN` games, threads
+above), observing, belief sampling and random playouts. Each kernel calls the game's own
+through the stand-ins of `binding.py`, so numba compiles it once per game.
+
+A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
+and an error inside the game's kernels is caught per game, so the caller can put every game
+back (`noir_env.engine.batch.step`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .binding import (
+    game_apply,
+    game_auto_action,
+    game_context,
+    game_fill_mask,
+    game_first_violation,
+    game_init,
+    game_observe,
+    game_presents_forced,
+    game_resample,
+    game_write_outcome,
+)
+from .refcount import borrowed
+from .sampling import count_legal, random_legal_action
+
+PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread launch
+MAX_FORCED = 100_000  # more forced decisions in a row than any game takes: a broken game
+SAVED, FAILED = 1, 2  # per-game status of a step: bytes saved in the backup; the game raised
+
+
+@njit(cache=True)
+def settle(s, ctx, i):
+    """Take the decisions nobody is asked for until a decision to present or the end: the
+    game's unasked actions, and every decision with a single legal action unless the game
+    presents it. Leaves the actor's legal actions in s[i].mask."""
+    for _ in range(MAX_FORCED):
+        a = game_auto_action(s, i)
+        if a >= 0:
+            game_apply(s, ctx, i, a)
+            continue
+        count, last = game_fill_mask(s, ctx, i)
+        if count != 1 or game_presents_forced(s, i):
+            if count == 0 and s[i].actor >= 0:
+                raise RuntimeError("the rules core reached a decision with no legal action")
+            return
+        game_apply(s, ctx, i, last)
+    raise RuntimeError("the rules core's forced decisions did not stop")
+
+
+@njit(cache=True)
+def is_legal(s, i, a):
+    """Whether action a may be given to game i (any action to a finished game: ignored)."""
+    return s[i].actor < 0 or (0 <= a < s[i].mask.shape[0] and s[i].mask[a] != 0)
+
+
+@njit(cache=True)
+def step_one(s, i, a, rewards, done, illegal):
+    """One action in game i: the kernel behind `step`, the AEC env, the lockstep loops and
+    search. A finished game sets done[i]; an illegal action sets illegal[i] and changes
+    nothing; a game that ends gets its outcome in rewards[i]."""
+    s = borrowed(s)  # every kernel below takes s: no reference counting (refcount.py)
+    if s[i].actor < 0:
+        done[i] = True
+        return
+    if not is_legal(s, i, a):
+        illegal[i] = True
+        return
+    ctx = game_context(s, i)
+    game_apply(s, ctx, i, a)
+    s[i].steps += 1
+    settle(s, ctx, i)
+    if s[i].actor < 0:
+        done[i] = True
+        game_write_outcome(s, i, rewards[i])
+
+
+@njit(cache=True)
+def first_illegal(s, actions):
+    """Index of the first game whose action is illegal (-1 if none)."""
+    for i in range(actions.shape[0]):
+        if not is_legal(s, i, actions[i]):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def step_saved(s, raw, backup, status, i, a, rewards, done, illegal):
+    """step_one on game i, after saving its bytes (raw[i]) in backup[i] if it will change.
+    An error inside the game's kernels is caught: status[i] = FAILED, returns 1 (else 0)."""
+    if s[i].actor >= 0 and is_legal(s, i, a):
+        backup[i, :] = raw[i, :]
+        status[i] = SAVED
+    try:
+        step_one(s, i, a, rewards, done, illegal)
+    except Exception:  # noqa: BLE001 - any failure: the caller restores the batch
+        status[i] = FAILED
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def step_serial(s, raw, backup, status, actions, rewards, done, illegal, strict):
+    """Returns (first game with an illegal action or -1, number of games that failed)."""
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad, 0
+    failed = 0
+    for i in range(actions.shape[0]):
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(s, raw, backup, status, actions, rewards, done, illegal, strict):
+    """`step_serial` with a thread per chunk of games."""
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad, 0
+    failed = 0
+    for i in prange(actions.shape[0]):
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
+
+
+@njit(cache=True)
+def step_unguarded(s, a, rewards):
+    """Step game 0 of `s` letting an error of the game's kernels propagate (to report it)."""
+    flags = np.zeros(1, np.bool_)
+    step_one(s, 0, a, rewards, flags, flags.copy())
+
+
+@njit(cache=True)
+def init_one(s, i, num_players):
+    """Deal game i and settle it (its `rng` and set-up fields are written already)."""
+    s = borrowed(s)
+    ctx = game_context(s, i)
+    game_init(s, ctx, i, num_players)
+    settle(s, ctx, i)
+
+
+@njit(cache=True)
+def init_serial(s, num_players):
+    for i in range(num_players.shape[0]):
+        init_one(s, i, num_players[i])
+
+
+@njit(cache=True, parallel=True)
+def init_parallel(s, num_players):
+    for i in prange(num_players.shape[0]):
+        init_one(s, i, num_players[i])
+
+
+@njit(cache=True)
+def settle_game(s, i):
+    """`settle` for game i (hand-made positions)."""
+    settle(s, game_context(s, i), i)
+
+
+@njit(cache=True)
+def mask_batch(s):
+    """Recompute every game's legal-action cache (after a hand edit)."""
+    for i in range(s.shape[0]):
+        game_fill_mask(s, game_context(s, i), i)
+
+
+@njit(cache=True)
+def outcomes(s, out):
+    """The zero-sum rewards of each finished game (zeros for the others)."""
+    for i in range(s.shape[0]):
+        if s[i].actor < 0:
+            game_write_outcome(s, i, out[i])
+
+
+@njit(cache=True)
+def observe_rows(s, seats, out):
+    """out[i] = what seats[i] sees of game i."""
+    s = borrowed(s)
+    for i in range(s.shape[0]):
+        game_observe(s, i, seats[i], out[i])
+
+
+@njit(cache=True)
+def resample_batch(s, seats, rng_states):
+    """Re-deal each game from seats[i]'s point of view, drawing from rng_states[i]."""
+    for i in range(s.shape[0]):
+        game_resample(s, i, seats[i], rng_states[i])
+
+
+# --- random playouts -----------------------------------------------------------------------
+@njit(cache=True)
+def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    s, agent_rng = borrowed(s), borrowed(agent_rng)
+    rewards, done, illegal = borrowed(rewards), borrowed(done), borrowed(illegal)
+    for _ in range(max_steps):
+        if s[i].actor < 0:
+            return
+        if count_legal(s[i].mask) == 1:  # presented although forced (a multi-agent mode)
+            forced[i] += 1
+        step_one(s, i, random_legal_action(s[i].mask, agent_rng, i), rewards, done, illegal)
+        steps[i] += 1
+        if check:
+            code = game_first_violation(s, i)
+            if code != 0:
+                bad[i] = code
+                return
+
+
+@njit(cache=True, parallel=True)
+def play_parallel(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    """Random play of every game until it ends or has taken max_steps decisions here."""
+    for i in prange(s.shape[0]):
+        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
+
+
+@njit(cache=True)
+def play_serial(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    for i in range(s.shape[0]):
+        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
