@@ -25,10 +25,11 @@ from numba.core import caching
 _ROOT = pathlib.Path(__file__).resolve().parent  # noir_env/
 _PROJECT = _ROOT.parent
 _PACKAGES = ("noir_env", "agents")  # top-level packages whose modules hold kernels
-# modules whose kernels compile in the kernels of whichever game they are given (the game
-# protocol's lockstep loops): stamped with every module a game may live in, tests included
+# modules whose kernels compile in the kernels of whichever game they are given (the engine's
+# shell and lockstep loops): stamped with every module that may hold or bind a game's
+# kernels, tests included
 _GAME_GENERIC = ("noir_env/engine/lockstep.py", "noir_env/engine/shell.py")
-_GAME_HOMES = (*_PACKAGES, "tests")
+_GAME_HOMES = ("noir_env", "tests")  # games live in the package (and its tests), never in agents
 
 
 def _module_file(dotted: str) -> pathlib.Path | None:
@@ -73,6 +74,13 @@ def _direct_imports(path: pathlib.Path) -> tuple[pathlib.Path, ...]:
     return tuple(sorted(found))
 
 
+def _kernel_source(path: pathlib.Path) -> bool:
+    """Whether the module may hold or bind a game's kernels (compiled functions, or the
+    `GameKernels` a game lends the engine): the modules a game-generic kernel compiles in."""
+    source = path.read_bytes()
+    return b"njit" in source or b"GameKernels" in source
+
+
 @functools.cache
 def module_stamp(path: pathlib.Path) -> str:
     """A hash of the module at `path` and of every project module it imports, transitively
@@ -80,7 +88,9 @@ def module_stamp(path: pathlib.Path) -> str:
     seen: set[pathlib.Path] = set()
     todo = [path]
     if str(path.relative_to(_PROJECT)) in _GAME_GENERIC:
-        todo += [p for home in _GAME_HOMES for p in (_PROJECT / home).rglob("*.py")]
+        todo += [
+            p for home in _GAME_HOMES for p in (_PROJECT / home).rglob("*.py") if _kernel_source(p)
+        ]
     while todo:
         current = todo.pop()
         if current not in seen:

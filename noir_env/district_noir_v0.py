@@ -93,7 +93,7 @@ else after the fourth round (DN3.6). A game has at most 48 actions; there is no 
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
+import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -101,7 +101,7 @@ from . import district
 from .aec import GameAECEnv
 from .district import constants as C
 from .district import spaces as dn_spaces
-from .district.state import check_state, kernel_view
+from .views import GameViews
 
 __all__ = ["env", "raw_env", "render_table"]
 
@@ -117,49 +117,35 @@ def env(**kwargs) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(GameAECEnv, EzPickle):
+def raw_env(render_mode: str | None = None, max_steps: int = 10_000) -> GameAECEnv:
     """District Noir as a PettingZoo AEC environment (see the module docstring): the AEC env
-    of every game (`noir_env.aec.GameAECEnv`) with District Noir's log sentences and a state
-    that can be edited by hand."""
+    of every game (`noir_env.aec.GameAECEnv`) with District Noir's views."""
+    return GameAECEnv("district_noir", render_mode=render_mode, max_steps=max_steps)
 
-    metadata = {
-        "name": "district_noir_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
 
-    def __init__(self, render_mode: str | None = None):
-        EzPickle.__init__(self, render_mode)
-        super().__init__("district_noir", render_mode=render_mode)
+class DistrictViews(GameViews):
+    """What district_noir_v0 shows of District Noir (module docstring)."""
 
-    @property
-    def state(self) -> district.State:
-        """The core state (a batch of one game). After editing it in place call
-        `env.unwrapped.refresh()`; the agent to act follows the state."""
-        return self._state
+    env_name = "district_noir_v0"
+    render_modes = ("human", "ansi", "rgb_array")
 
-    @state.setter
-    def state(self, value: district.State | None) -> None:
-        if value is not None:
-            check_state(value)
-            if value.shape[0] != 1:
-                raise ValueError("the environment holds a batch of exactly one game")
-        self._state = value
-
-    def refresh(self) -> None:
-        """Recompute the legal actions and the agent to act after a hand edit."""
-        district.refresh(self._state)
-        actor = int(kernel_view(self._state)["actor"][0])
-        if actor >= 0:
-            self.agent_selection = self.possible_agents[actor]
-
-    def _move_text(self, agent: str, a: int) -> str:
-        g = self._state[0]
-        if a != C.A_TAKE:
-            return f"{agent} puts {C.CARD_NAMES[a]} at the end of the line"
-        taken = [C.CARD_NAMES[t] for t in g.line[max(0, g.line_n - C.TAKE_SIZE) : g.line_n]]
+    def move_text(self, state, agents, seat, action) -> str:
+        agent = agents[seat]
+        if action != C.A_TAKE:
+            return f"{agent} puts {C.CARD_NAMES[action]} at the end of the line"
+        line, n = state["line"][0], int(state["line_n"][0])
+        taken = [C.CARD_NAMES[t] for t in line[max(0, n - C.TAKE_SIZE) : n]]
         return f"{agent} takes {len(taken)} cards: {', '.join(taken) or 'none'}"
+
+    def board_text(self, state, i, seat, agents, rules) -> str:
+        return render_table(state, i, seat)
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        space = dn_spaces.observation_space()
+        return space.low, space.high
+
+
+VIEWS = DistrictViews
 
 
 def _cards_text(counts) -> str:

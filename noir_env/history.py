@@ -1,12 +1,14 @@
-"""The history format of `noir_v1` (`env.history`: the seed, the settings and every action of a
-game, JSON-ready): the rules as JSON, checking, saving and loading. `noir_v1.replay` plays a
-history back; the vector engine writes its games in this format too.
+"""Histories (`env.history` of the AEC env: the seed, the settings and every action of a game,
+JSON-ready) and their replay, for every game: the rules as JSON, checking, saving, loading,
+and playing a history back (`replay`, `replay_steps`, `play_back`, `print_replay`). The
+vector envs write their games in this format too.
 
-A history holds `seed` and `actions` (required), `env`, `num_players`, `rules`, `max_steps`
-and `ask_all`. `ask_all` true (the AEC env's, and the default of a history without it):
-`actions` holds every decision presented to an agent, single-action ones included. false
-(the vector envs' games, dealt in the core's fast mode): only the real choices; the core took
-every forced decision itself, and `max_steps` counts the choices.
+A history holds `seed` and `actions` (required), `env` (the AEC env's name, which names the
+game: "noir_v1" when absent), `num_players`, `rules`, `max_steps` and `ask_all`. `ask_all`
+true (the AEC env's, and the default of a history without it): `actions` holds every
+decision presented to an agent, single-action ones included. false (the vector envs' games,
+dealt in the core's fast mode): only the real choices; the core took every forced decision
+itself, and `max_steps` counts the choices.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -22,7 +25,11 @@ from ._atomic import atomic_write_text
 from .core.rules import PRESETS, Rules
 from .engine.args import as_int
 
-NOIR_ENVS = ("noir_v1", "noir_v0")  # the `env` of the histories noir_v1.replay plays
+if TYPE_CHECKING:
+    from .aec import GameAECEnv
+
+# a history's `env` -> the game it is a game of (histories without `env` are NOIR's)
+GAME_OF_ENV = {"noir_v1": "noir", "noir_v0": "noir", "district_noir_v0": "district_noir"}
 
 
 def rules_to_json(rules: Rules) -> str | dict:
@@ -49,24 +56,27 @@ def rules_from_json(value) -> str | Rules:
         raise ValueError(f"history 'rules': {err}") from None
 
 
-def check_history(history: Any, defaults: dict[str, Any]) -> dict[str, Any]:
-    """The settings of a NOIR history, checked before anything is played: a dict with
+def check_history(history: Any, defaults: dict[str, Any], game: str = "noir") -> dict[str, Any]:
+    """The settings of a history of `game`, checked before anything is played: a dict with
     `seed` (int) and `actions` (a list of integer ids), and `num_players`, `max_steps`
     (ints), `rules` and `ask_all` (a bool), each taken from `defaults` where the history
     has none. Raises ValueError naming the key that is missing or wrong (a bool, float or
     string where an int is meant included: "12" is not an action id)."""
     if not isinstance(history, dict):
         raise ValueError(f"a history is a dict, got {type(history).__name__}")
-    env = history.get("env", NOIR_ENVS[0])
-    if env not in NOIR_ENVS:
-        raise ValueError(f"history 'env' is {env!r}: not a NOIR game ({', '.join(NOIR_ENVS)})")
+    env = history.get("env", "noir_v1")
+    envs = sorted(name for name, of in GAME_OF_ENV.items() if of == game)
+    if env not in envs:
+        raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
     for key in ("seed", "actions"):
         if key not in history:
             raise ValueError(f"the history has no {key!r} (keys: {sorted(history)})")
     out = {"seed": as_int(history["seed"], "history 'seed'")}
     for key in ("num_players", "max_steps"):
-        out[key] = as_int(history.get(key, defaults[key]), f"history {key!r}")
-    out["rules"] = rules_from_json(history["rules"]) if "rules" in history else defaults["rules"]
+        value = history.get(key, defaults[key])
+        out[key] = None if value is None else as_int(value, f"history {key!r}")
+    rules = history.get("rules", defaults["rules"])
+    out["rules"] = rules_from_json(rules) if game == "noir" and "rules" in history else rules
     ask_all = history.get("ask_all", defaults["ask_all"])
     if not isinstance(ask_all, bool | np.bool_):
         raise ValueError(f"history 'ask_all' must be true or false, got {ask_all!r}")
@@ -87,3 +97,150 @@ def load_history(path: str | os.PathLike) -> dict:
     """Read a history written by `save_history`."""
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+# --- replay ----------------------------------------------------------------------------------
+class Frame(NamedTuple):
+    """One step of a replay: the action taken (None for the deal), by whom, the log lines
+    it produced and the board after it."""
+
+    index: int
+    agent: str | None
+    action: str | None
+    log: list[str]
+    board: str
+
+
+class Step(NamedTuple):
+    """One step of `replay_steps`: as a Frame, with the env itself instead of a board."""
+
+    index: int
+    agent: str | None
+    action: str | None
+    log: list[str]
+    env: GameAECEnv
+
+
+def replay(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: Any = "noirburg",
+    observer: str | None = None,
+    max_steps: int = 10_000,
+    ask_all: bool = True,
+) -> Iterator[Frame]:
+    """Play a saved game back: `replay(env.history)` or `replay(seed, actions,
+    num_players, rules, max_steps=...)` (NOIR). Yields a Frame for the deal and one after
+    each action; the board is shown from the acting agent's seat (or `observer`'s). A
+    history records its env's `max_steps`, so a truncated game ends with the truncation's
+    log line. A history of the vector envs (`"ask_all": false`) holds only real choices: it
+    is played in the core's fast mode, which takes the forced decisions as it did. The
+    keywords are the defaults of what a history leaves out. Everything is checked before
+    the first frame: a ValueError names a missing or wrong key or argument, and an action
+    that is not legal where the history plays it names its place in `actions`."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, observer)
+    return _frames(e, actions, observer)
+
+
+def play_back(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: Any = "noirburg",
+    max_steps: int = 10_000,
+    ask_all: bool = True,
+) -> GameAECEnv:
+    """The raw env at the end of a saved game (arguments as `replay`'s): every action of
+    the history played, so its `state`, `infos`, `game_log` and scores are the game's."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    for k, a in enumerate(actions):
+        _play_recorded(e, k, a)
+    return e
+
+
+def replay_steps(
+    history: dict | int,
+    actions: list[int] | None = None,
+    num_players: int = 4,
+    rules: Any = "noirburg",
+    max_steps: int = 10_000,
+    ask_all: bool = True,
+) -> Iterator[Step]:
+    """`replay` with the raw env in each step instead of a board as text: its `state`,
+    `picture(observer)` and `board_text(observer)` are the game after the step's action (the
+    replay viewer draws them, train/replay.py). The env is the same object in every step,
+    played on: copy what you keep (`step.env.state.copy()`)."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    return _steps(e, actions)
+
+
+def print_replay(history: dict | int, *args, boards: bool = True, **kwargs) -> None:
+    """Print a replay: each action, its log lines and (boards=True) the board after it."""
+    for frame in replay(history, *args, **kwargs):
+        if frame.agent is not None:
+            print(f"\n=== step {frame.index}: {frame.agent} plays {frame.action} ===")
+        for line in frame.log:
+            print(line)
+        if boards:
+            print(frame.board)
+
+
+def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer):
+    """(a raw env dealt as the history says, its checked actions); ValueError for a bad
+    history or argument."""
+    from .aec import GameAECEnv  # the env layer sits above this module's format
+
+    defaults = {"num_players": num_players, "rules": rules, "max_steps": max_steps,
+                "ask_all": ask_all}  # fmt: skip
+    if not isinstance(history, dict):
+        if actions is None:
+            raise ValueError("replay(seed, actions, ...) needs the actions")
+        history = {"seed": history, "actions": actions}
+    env = history.get("env", "noir_v1")
+    if env not in GAME_OF_ENV:
+        raise ValueError(f"history 'env' is {env!r}: not a game of {sorted(GAME_OF_ENV)}")
+    game = GAME_OF_ENV[env]
+    if game != "noir":
+        defaults.update(num_players=None, rules=None)
+    h = check_history(history, defaults, game)
+    e = GameAECEnv(game, h["num_players"], h["rules"], max_steps=h["max_steps"])
+    if observer is not None and observer not in e.possible_agents:
+        raise ValueError(f"observer must be one of {e.possible_agents}, got {observer!r}")
+    e._ask_all = h["ask_all"]
+    e.reset(seed=h["seed"])
+    return e, h["actions"]
+
+
+def _play_recorded(e: GameAECEnv, k: int, a: int) -> str:
+    """Play the history's action k (`a`) after the dead steps due; returns the agent that
+    took it. ValueError naming k if the game is over or `a` is not legal there."""
+    while e.agents and (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+        e.step(None)
+    if not e.agents:
+        raise ValueError(f"history 'actions'[{k}]: the game ended before it")
+    agent = e.agent_selection
+    try:
+        e.step(a)
+    except ValueError as err:
+        err.add_note(f"history 'actions'[{k}] is not legal where the history plays it")
+        raise
+    return agent
+
+
+def _steps(e: GameAECEnv, actions: list[int]) -> Iterator[Step]:
+    seen = len(e.game_log)
+    yield Step(0, None, None, list(e.game_log), e)
+    for k, a in enumerate(actions):
+        agent = _play_recorded(e, k, a)
+        new = e.game_log[seen:]
+        seen = len(e.game_log)
+        if e.agents and all(e.truncations[x] for x in e.agents):
+            new.append(f"The game is truncated after {e.num_steps} decisions (max_steps).")
+        yield Step(k + 1, agent, e.game.action_name(a), new, e)
+
+
+def _frames(e: GameAECEnv, actions: list[int], observer: str | None) -> Iterator[Frame]:
+    for s in _steps(e, actions):
+        who = observer or (e.agent_selection if e.agents or s.agent is None else s.agent)
+        yield Frame(s.index, s.agent, s.action, s.log, e.board_text(who))

@@ -50,6 +50,7 @@ except ImportError as err:  # the extra is not installed
 from .game import Game, get_game
 from .text import InvalidMovePolicy, TextCounts, TextView
 from .text.policy import RETRY_NOTE
+from .views import board_text
 
 ENVS: dict[str, dict[str, Any]] = {
     "Noir-v0": {"game": "noir", "rules": "noirburg"},
@@ -152,7 +153,7 @@ class NoirTextArenaEnv(ta.Env):
 
     def get_board_str(self) -> str:
         """The table with no hand shown (what every player sees)."""
-        return self.game.render(self.core, 0, None, self.rules)
+        return board_text(self.game, self.core, 0, None, self.rules)
 
 
 def register_envs() -> list[str]:

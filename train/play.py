@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from noir_env.aec import GameAECEnv
 from noir_env.game import Game, game_names, get_game
 
 from .cli import first_paragraph
@@ -271,7 +272,7 @@ def play(
     g.player_counts(n)  # checks the count
     if not 0 <= seat < n:
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
-    env = (make_env or g.aec_env)(num_players=n, rules=rules)
+    env = make_env(num_players=n, rules=rules) if make_env else GameAECEnv(g, n, rules)
     bots = load_bots(opponents or ["random"], n, seat, seed)
     env.reset(seed=seed)
     human = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced, g)

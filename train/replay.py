@@ -92,40 +92,23 @@ def replay(history: dict) -> Replay:
 
 
 def _district(history: dict) -> Iterator[Decision]:
-    from noir_env import district_noir_v0
-    from noir_env.engine.args import as_int
+    from noir_env.history import replay_steps
 
-    if "seed" not in history or not isinstance(history.get("actions"), list):
-        raise ValueError("a District Noir history holds 'seed' and a list of 'actions'")
-    env = district_noir_v0.raw_env()
-    env.reset(seed=as_int(history["seed"], "history 'seed'"))
-    yield Decision(0, None, None, [], env.state.copy())
-    for k, a in enumerate(history["actions"]):
-        while env.agents and (env.terminations[env.agent_selection]
-                              or env.truncations[env.agent_selection]):  # fmt: skip
-            env.step(None)
-        if not env.agents:
-            raise ValueError(f"history 'actions'[{k}]: the game ended before it")
-        agent, seen = env.agent_selection, len(env.game_log)
-        try:
-            env.step(as_int(a, f"history 'actions'[{k}]"))
-        except ValueError as err:
-            err.add_note(f"history 'actions'[{k}] is not legal where the history plays it")
-            raise
-        yield Decision(k + 1, agent, env.game.action_name(int(a)), env.game_log[seen:],
-                       env.state.copy())  # fmt: skip
+    for s in replay_steps(history):
+        yield Decision(s.index, s.agent, s.action, s.log, s.env.state.copy())
 
 
 def print_text(game: Replay) -> None:
     """Each decision, its log lines and the board after it as text (the spectator's)."""
     from noir_env.game import get_game
+    from noir_env.views import board_text
 
     spec = get_game(game.game)
     for d in game.decisions:
         if d.agent is not None:
             print(f"\n=== decision {d.index}: {d.agent} plays {d.action} ===")
         print("\n".join(d.log))
-        print(spec.render(d.state, 0, None, game.rules))
+        print(board_text(spec, d.state, 0, None, game.rules))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -7,8 +7,6 @@ of the rules or of the observation layout reaches every layer through this one o
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ..engine.protocol import Game
@@ -88,38 +86,6 @@ class NoirGame(Game):
     def state_from_dict(self, data):
         return serialize.state_from_dict(data)
 
-    # --- views (until the env layer holds them) -------------------------------------------
-    def render(self, state, game=0, seat=None, rules=None):
-        from ..render import render_board  # the board as noir_v1 shows it
-
-        return render_board(state, game, seat, rules_name=self.rules_name(self.check_rules(rules)))
-
-    def history(self, state, game, rules, seed, actions) -> dict[str, Any]:
-        from ..history import rules_to_json  # the one home of noir_v1's history format
-
-        return {
-            "env": "noir_v1",
-            "num_players": int(state.num_players[game]),
-            "rules": rules_to_json(self.check_rules(rules)),
-            "seed": int(seed),
-            # false in the engines' fast mode: `actions` holds the real choices only, and
-            # noir_v1.replay lets the core take the forced decisions as it did here
-            "ask_all": bool(state.ask_all[game]),
-            "actions": list(actions),
-        }
-
-    def aec_env(self, num_players=None, rules=None, **kwargs):
-        from .. import noir_v1
-
-        players = self.default_players if num_players is None else num_players
-        return noir_v1.raw_env(num_players=players, rules=self.check_rules(rules), **kwargs)
-
-    def observation_space(self):
-        import gymnasium
-
-        from .names import observation_high
-
-        return gymnasium.spaces.Box(low=0.0, high=observation_high(), dtype=np.float32)
 
 
 NOIR = register(NoirGame())

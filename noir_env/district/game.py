@@ -73,24 +73,6 @@ class DistrictNoirGame(Game):
     def state_from_dict(self, data):
         return serialize.state_from_dict(data)
 
-    # --- views (until the env layer holds them) -------------------------------------------
-    def render(self, state, game=0, seat=None, rules=None):
-        from ..district_noir_v0 import render_table  # the table text lives with the AEC env
-
-        return render_table(state, game, seat)
-
-    def history(self, state, game, rules, seed, actions):
-        return {"env": "district_noir_v0", "seed": int(seed), "actions": list(actions)}
-
-    def aec_env(self, num_players=None, rules=None, **kwargs):
-        from .. import district_noir_v0
-
-        self.player_counts(num_players)
-        self.check_rules(rules)
-        return district_noir_v0.raw_env(**kwargs)
-
-    def observation_space(self):
-        return dn_spaces.observation_space()
 
 
 DISTRICT_NOIR = register(DistrictNoirGame())

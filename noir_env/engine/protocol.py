@@ -200,44 +200,6 @@ class Game(ABC):
         """An independent copy of a batch of states."""
         return state.copy()
 
-    # --- views (until the env layer holds them) -------------------------------------------
-    def render(self, state: State, game: int = 0, seat: int | None = None,
-               rules: Any = None) -> str:  # fmt: skip
-        """Game `game` as text, from `seat`'s view (None: everything public); by default
-        the turn, who acts and the scores."""
-        actor = int(self.current_player(state)[game])
-        who = f"player_{actor} to act" if actor >= 0 else "game over"
-        scores = self.scores(state)[game]
-        seats = ", ".join(
-            f"player_{q} {int(scores[q])}" for q in range(self.num_players(state)[game])
-        )
-        word = self.turn_word.rstrip("s")
-        return f"{self.title} {word} {int(self.turns(state)[game])}: {who} | scores: {seats}"
-
-    def history(self, state: State, game: int, rules: Any, seed: int,
-                actions: list[int]) -> dict:  # fmt: skip
-        """Game `game`, dealt with `seed` and played with `actions`, in the format of the
-        game's AEC env's history (seed, settings, every decision)."""
-        return {"env": self.name, "seed": int(seed), "actions": list(actions)}
-
-    def aec_env(self, num_players: int | None = None, rules: Any = None, **kwargs: Any) -> Any:
-        """A new PettingZoo AEC env of one game (`noir_env.aec.GameAECEnv`)."""
-        from ..aec import GameAECEnv  # pettingzoo is imported only when an AEC env is made
-
-        return GameAECEnv(self, num_players, rules, **kwargs)
-
-    def observation_space(self):
-        """The Gymnasium space of one observation (unbounded unless a game says more)."""
-        import gymnasium
-
-        return gymnasium.spaces.Box(-np.inf, np.inf, shape=(self.obs_size,), dtype=np.float32)
-
-    def action_space(self):
-        """The Gymnasium space of one action."""
-        import gymnasium
-
-        return gymnasium.spaces.Discrete(self.num_actions)
-
     # --- names --------------------------------------------------------------------------
     def action_name(self, action: int) -> str:
         """The stable, readable name of an action id."""

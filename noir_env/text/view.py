@@ -23,6 +23,7 @@ from ..core import constants as C
 from ..core.rules import PRESETS, rules_row
 from ..district import constants as DC
 from ..game import Game, get_game
+from ..views import board_text
 from .chronicle import chronicle_for
 from .moves import Move, legal_moves
 from .parse import parse_reply
@@ -150,7 +151,7 @@ class TextView:
 
     def _table(self, state, i: int, seat: int) -> str:
         # the board names players player_<seat>: other names replace them
-        text = self.game.render(state, i, seat, self._rules(state, i))
+        text = board_text(self.game, state, i, seat, self._rules(state, i))
         for q in range(len(self.names) - 1, -1, -1):  # player_1 after player_10..
             if self.names[q] != f"player_{q}":
                 text = text.replace(f"player_{q}", self.names[q])

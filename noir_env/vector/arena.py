@@ -46,6 +46,7 @@ import numpy as np
 from ..engine import lockstep as L
 from ..engine.args import as_count
 from ..game import Game, get_game
+from ..views import history
 from . import seeds as S
 from .opponents import as_actions
 
@@ -225,7 +226,7 @@ class _Lanes:
         for lane, k in zip(lanes.tolist(), games.tolist(), strict=True):
             if k < keep:
                 acts = self.lanes.trace[lane, : self.state.steps[lane]].tolist()
-                h = g.history(self.state, lane, rules, int(seeds[k]), acts)
+                h = history(g, self.state, lane, rules, int(seeds[k]), acts)
                 h.setdefault("max_steps", max_steps)  # a truncation replays as one
                 out.histories[k] = h
         done = self.state[lanes]

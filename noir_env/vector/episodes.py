@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..engine import lockstep as L
+from ..views import history
 from .rewards import episode_rewards
 
 if TYPE_CHECKING:
@@ -104,9 +105,8 @@ def histories(engine: SingleSeatGames, games: np.ndarray) -> np.ndarray:
     out = np.empty(games.size, object)
     for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path
         actions = engine.lanes.trace[g, : engine.state.steps[g]].tolist()
-        history = engine.game.history(engine.state, g, engine.rules, engine.game_seed[g],
-                                      actions)  # fmt: skip
+        record = history(engine.game, engine.state, g, engine.rules, engine.game_seed[g], actions)
         # the truncation the replay must reproduce (decisions counted as they are here)
-        history.setdefault("max_steps", engine.max_steps)
-        out[j] = history
+        record.setdefault("max_steps", engine.max_steps)
+        out[j] = record
     return out

@@ -45,6 +45,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..game import Game
+from ..views import action_space, observation_space
 from .engine import Ended, SingleSeatGames, StepOut
 
 FINAL_KEYS = (
@@ -114,8 +115,8 @@ class GameVectorEnv(VectorEnv):
         self.game = self.games.game
         self.num_envs = self.games.num_envs
         self.episode_statistics = bool(episode_statistics)
-        self.single_observation_space = self.game.observation_space()
-        self.single_action_space = self.game.action_space()
+        self.single_observation_space = observation_space(self.game)
+        self.single_action_space = action_space(self.game)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._mask: np.ndarray | None = None

@@ -33,6 +33,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from ..game import Game
+from ..views import action_space, observation_space
 from .engine import Ended, SingleSeatGames
 from .gym_vector import FINAL_KEYS
 
@@ -62,7 +63,7 @@ class GameSB3VecEnv(VecEnv):
         self.game = self.games.game
         self.render_mode = None
         super().__init__(
-            self.games.num_envs, self.game.observation_space(), self.game.action_space()
+            self.games.num_envs, observation_space(self.game), action_space(self.game)
         )
         self._actions: np.ndarray | None = None
         self._mask: np.ndarray | None = None

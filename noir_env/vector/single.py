@@ -27,6 +27,7 @@ import gymnasium
 import numpy as np
 
 from ..game import Game
+from ..views import action_space, board_text, observation_space
 from .engine import SingleSeatGames, StepOut
 from .gym_vector import FINAL_KEYS
 
@@ -70,8 +71,8 @@ class SingleSeatEnv(gymnasium.Env):
         )  # fmt: skip
         self.game = self.games.game
         self.render_mode = render_mode
-        self.observation_space = self.game.observation_space()
-        self.action_space = self.game.action_space()
+        self.observation_space = observation_space(self.game)
+        self.action_space = action_space(self.game)
         self._mask: np.ndarray | None = None
 
     def reset(
@@ -123,7 +124,7 @@ class SingleSeatEnv(gymnasium.Env):
             from ..picture import board  # Pillow is imported only here
 
             return board(g.state, 0, None, rules_name=getattr(g.rules, "name", "") or "").rgb()
-        text = self.game.render(g.state, 0, int(g.learner[0]), g.rules)
+        text = board_text(self.game, g.state, 0, int(g.learner[0]), g.rules)
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -74,7 +74,7 @@ def test_bad_arguments_raise_clear_errors():
     s = district.init(2, seeds=0)
     with pytest.raises(ValueError, match=r"actions must have shape \(2,\)"):
         district.step(s, np.array([0]))
-    with pytest.raises(ValueError, match="actions must be integers"):
+    with pytest.raises(ValueError, match="actions must be integer action ids"):
         district.step(s, np.array([0.0, 1.0]))
     with pytest.raises(ValueError, match="every seat must be 0 or 1"):
         district.observe(s, 2)

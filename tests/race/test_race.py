@@ -12,6 +12,7 @@ import pytest
 from pettingzoo.test import api_test
 
 import agents
+from noir_env.aec import GameAECEnv
 from noir_env.vector import (
     SingleSeatEnv,
     make_sb3_vec_env,
@@ -108,4 +109,4 @@ def test_a_human_plays_race_in_the_terminal_and_the_aec_env_passes_pettingzoo():
     assert (
         "Race " in text and "your choice> " in text and ("You won!" in text or "You lost." in text)
     )
-    api_test(RACE.aec_env(num_players=3), num_cycles=20)
+    api_test(GameAECEnv(RACE, num_players=3), num_cycles=20)

@@ -44,6 +44,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from noir_env.game import Game, get_game
 from noir_env.vector import make_selfplay_env, make_vector_env
+from noir_env.views import action_space, observation_space
 
 from .modules import MASK_KEY, OBS_KEY
 
@@ -64,7 +65,7 @@ def module_of(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
 def masked_space(game: Game) -> gym.spaces.Dict:
     """The Dict observation space of one seat of `game` (module docstring)."""
     mask = gym.spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8)
-    return gym.spaces.Dict({OBS_KEY: game.observation_space(), MASK_KEY: mask})
+    return gym.spaces.Dict({OBS_KEY: observation_space(game), MASK_KEY: mask})
 
 
 def _context(config: Any, key: str) -> int:
@@ -152,7 +153,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         self.agents: list[str] = []  # this game's, by seat
         space = masked_space(self.game)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, self.game.action_space())
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space(self.game))
         self._next: tuple[np.ndarray, dict] | None = None  # the game the core dealt at the end
         self._done: set[int] = set()
         self._seat = -1
