@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from noir_env.core import constants as C
-from noir_env.core.api import step_one
+from noir_env.engine.shell import step_one
 from noir_env.core.belief import resample_game
 from noir_env.core.countdown import score
 from noir_env.core.observe import OBS_SIZE, write_observation

@@ -201,7 +201,7 @@ trophies, Hideout (what covers it and its gangsters), businesses with their gang
 hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window and
 the cards in its queue. Only the observer's hand is shown: `agent_selection`'s, or any agent's
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
-`noir_v1.render_board(state, i, seat)` (from `noir_env.render`) renders any core state.
+`noir_v1.render_board(state, i, seat)` (from `noir_env.core.render`) renders any core state.
 
 `render_mode="rgb_array"` returns the board as a picture, a uint8 array of the same shape
 [720, 1280, 3] for 3 to 6 players (for Gymnasium's `RecordVideo` and the like), drawn from
@@ -272,10 +272,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import spaces as noir_spaces
-from ._aec_info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .aec import GameAECEnv, act_in_aec
 from .core import constants as C
+from .core.info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .core.log import GameLog
+from .core.render import PHASE_NAMES, render_board
 from .core.rules import Rules
 from .history import (
     Frame,
@@ -289,7 +290,6 @@ from .history import (
     rules_to_json,
     save_history,
 )
-from .render import PHASE_NAMES, render_board
 from .views import Chronicle, GameViews
 
 __all__ = [

@@ -7,6 +7,7 @@ sizes and the draw pile only as a count. `noir_env.spaces.OBS_SLICES` names the 
 
 from numba import njit
 
+from ..engine.layout import field_offsets
 from ..engine.refcount import borrowed
 from . import constants as C
 from .board import in_first_round
@@ -99,16 +100,8 @@ GLOBAL_FIELDS = [
 ]
 
 
-def _offsets(fields, start=0):
-    out, k = {}, start
-    for name, size in fields:
-        out[name] = (k, size)
-        k += size
-    return out, k
-
-
-GLOBAL_OFFSETS, GLOBAL_SIZE = _offsets(GLOBAL_FIELDS)
-SEAT_OFFSETS, SEAT_SIZE = _offsets(SEAT_FIELDS)
+GLOBAL_OFFSETS, GLOBAL_SIZE = field_offsets(GLOBAL_FIELDS)
+SEAT_OFFSETS, SEAT_SIZE = field_offsets(SEAT_FIELDS)
 OBS_SIZE = GLOBAL_SIZE + P * SEAT_SIZE
 
 _g = {k: v[0] for k, v in GLOBAL_OFFSETS.items()}

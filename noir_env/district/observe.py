@@ -10,6 +10,7 @@ parts.
 
 from numba import njit
 
+from ..engine.layout import field_offsets
 from . import constants as C
 from .score import points
 
@@ -36,16 +37,8 @@ SEAT_FIELDS = [
 ]
 
 
-def _offsets(fields):
-    out, k = {}, 0
-    for name, size in fields:
-        out[name] = (k, size)
-        k += size
-    return out, k
-
-
-GLOBAL_OFFSETS, GLOBAL_SIZE = _offsets(GLOBAL_FIELDS)
-SEAT_OFFSETS, SEAT_SIZE = _offsets(SEAT_FIELDS)
+GLOBAL_OFFSETS, GLOBAL_SIZE = field_offsets(GLOBAL_FIELDS)
+SEAT_OFFSETS, SEAT_SIZE = field_offsets(SEAT_FIELDS)
 OBS_SIZE = GLOBAL_SIZE + C.NUM_PLAYERS * SEAT_SIZE
 
 _g = {k: v[0] for k, v in GLOBAL_OFFSETS.items()}

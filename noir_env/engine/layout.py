@@ -38,6 +38,16 @@ class ActionTable:
         return self.names[action] if 0 <= action < len(self.names) else f"<id {action}>"
 
 
+def field_offsets(fields: Sequence[tuple[str, int]]) -> tuple[dict[str, tuple[int, int]], int]:
+    """({name: (offset, size)}, total size) of fields laid out one after another in a flat
+    observation, in the order given."""
+    out, k = {}, 0
+    for name, size in fields:
+        out[name] = (k, size)
+        k += size
+    return out, k
+
+
 def named_slices(
     global_offsets: Mapping[str, tuple[int, int]],
     global_size: int,

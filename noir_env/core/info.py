@@ -1,15 +1,15 @@
-"""The infos of `noir_v1`: what the decision of the agent to act is about (`turn_of`, `window`,
-`attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v1's docstring), read from
-views of one game's core fields."""
+"""What the decision of NOIR's agent to act is about, as noir_v1's infos show it (`turn_of`,
+`window`, `attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v1's docstring),
+read from views of one game's fields."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import spaces as noir_spaces
-from .core import constants as C
+from . import constants as C
+from .names import TARGET_NAMES
 
-_TARGET_NAMES = noir_spaces.TARGET_NAMES
+_TARGET_NAMES = TARGET_NAMES
 
 # the fields `decision_info` reads: views of one game's fields (`f`) and [1]-arrays of its
 # scalar fields (`f1`)

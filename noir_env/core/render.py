@@ -1,11 +1,11 @@
-"""The board as text: `render_board` writes any core state's game from one seat's view (only
-its hand is shown). `noir_v1` renders with it (`render()`, `board_text()`, replays), as does the
-single-seat Gymnasium env."""
+"""NOIR's board as text: `render_board` writes any game of a state from one seat's view (only
+its hand is shown). `noir_v1` renders with it (`render()`, `board_text()`, replays), as do the
+single-seat Gymnasium env and the text interface, through NOIR's views."""
 
 from __future__ import annotations
 
-from .core import constants as C
-from .core.log import gangsters_text
+from . import constants as C
+from .log import gangsters_text
 
 PHASE_NAMES = [C.Phase(k).name for k in range(C.NUM_PHASES)]
 
