@@ -49,9 +49,10 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "noir_env.openspiel needs OpenSpiel: pip install 'noir_env[openspiel]'"
     ) from err
 
-from .game import GAMES, SpielGame, deal, register_games
+from .bots import ISMCTSBot
+from .game import GAMES, SpielGame, deal, load_game, register_games
 from .state import SpielState
 
 register_games()
 
-__all__ = ["GAMES", "SpielGame", "SpielState", "deal", "register_games"]
+__all__ = ["GAMES", "ISMCTSBot", "SpielGame", "SpielState", "deal", "load_game", "register_games"]
