@@ -173,3 +173,48 @@ def test_information_state_is_perfect_recall():
     for seat in range(3):
         assert fresh.observation_string(seat) == state.observation_string(seat)
         assert fresh.information_state_string(seat) != state.information_state_string(seat)
+
+
+def test_the_deal_is_four_chance_nodes_choosing_the_seed():
+    """A new game is a chance node of 256 equally likely outcomes, four times: the seed's
+    bytes, most significant first; rng_seed r moves the seeds to r * 2**32 + those bytes."""
+    core = get_game("noir")
+    for rng_seed in (0, 5):
+        game = pyspiel.load_game("noir", {"players": 3, "rng_seed": rng_seed})
+        state = game.new_initial_state()
+        for outcome in (1, 2, 3, 4):
+            assert state.is_chance_node() and state.legal_actions() == list(range(256))
+            assert state.chance_outcomes() == [(b, 1 / 256) for b in range(256)]
+            assert not any(state.observation_tensor(0))  # nothing is dealt yet
+            state.apply_action(outcome)
+        assert state.current_player() >= 0 and state.history() == [1, 2, 3, 4]
+        ref = core.init(1, 3, seeds=[rng_seed * 2**32 + 0x01020304], ask_all=True)
+        assert core.state_to_dict(state.core_state) == core.state_to_dict(ref)
+    with pytest.raises(ValueError, match="chance outcome 256"):
+        game.new_initial_state().apply_action(256)
+    assert nos.deal(game, 0x01020304).history() == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="seed must be an integer in 0..4294967295"):
+        nos.deal(game, 2**32)
+
+
+@pytest.mark.parametrize("name", ["noir", "district_noir"])
+def test_no_information_state_tensor_raises_as_openspiel_games_do(name):
+    """The information state is a string only: asking for its tensor raises SpielError
+    ("InformationStateTensor unimplemented", as a C++ game without it), never an empty list;
+    the perfect-recall observer has `tensor` None and the information state's strings."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(name)
+    state = nos.deal(game, 2)
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        state.information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        game.information_state_tensor_shape()
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert observer.tensor is None and observer.dict == {}
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        observer.set_from(state, 0)
+    assert observer.string_from(state, 1) == state.information_state_string(1)
+    plain = make_observation(game)
+    plain.set_from(state, 1)
+    assert plain.tensor.tolist() == state.observation_tensor(1)
