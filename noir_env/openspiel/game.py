@@ -147,7 +147,7 @@ def load_game(name: str, params: dict[str, Any] | None = None) -> SpielGame:
         if key not in known:
             raise ValueError(f"{name}: unknown parameter {key!r}; known: {sorted(known)}")
         if isinstance(known[key], int):
-            _int_parameter(params, key, *INT_RANGE)
+            _int_parameter(params, key, *INT_RANGE, " (OpenSpiel's integers are C++ ints)")
         elif not isinstance(value, str):
             raise ValueError(f"{key} must be a string, got {value!r}")
     register_games()

@@ -18,7 +18,6 @@ pyspiel = pytest.importorskip(
 )
 
 import noir_env.openspiel as nos  # noqa: E402 - after the skip
-from noir_env.openspiel.record import restore_state  # noqa: E402
 
 
 def legacy(fields: dict) -> str:
@@ -46,6 +45,8 @@ def test_a_state_string_that_would_run_code_is_refused(name, tmp_path):
         game.deserialize_state(text)
 
     # the same string in a pickle of a state, whose pickled form is its serialized text
+    from noir_env.openspiel.record import restore_state
+
     class Forged:
         def __reduce__(self):
             return restore_state, (game, text)
