@@ -11,7 +11,8 @@ STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
 # TextArena (noir_env.textarena, tests/test_textarena.py): its pins fit the main venv's
 STAMP_TEXTARENA := $(VENV)/.textarena-installed
-# OpenSpiel in the main venv: open-spiel 2.0.2 pins nothing the main venv's packages conflict with
+# OpenSpiel (and Shimmy) in the main venv: open-spiel 2.0.2 and shimmy 2.0.1 pin nothing the main
+# venv's packages conflict with
 STAMP_OPENSPIEL := $(VENV)/.openspiel-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)

@@ -74,6 +74,7 @@ def play_row(players: int, budget: int, games: int, rules: str) -> tuple[Seat, S
     import pyspiel
 
     import noir_env.openspiel as nos
+    from noir_env.openspiel.state import DEAL_NODES
 
     game = pyspiel.load_game("noir", {"players": players, "rules": rules})
     ours, theirs = Seat(f"ismcts budget={budget}"), Seat(f"OpenSpiel ISMCTSBot {budget} sims")
@@ -102,8 +103,9 @@ def play_row(players: int, budget: int, games: int, rules: str) -> tuple[Seat, S
         winners = returns > 0  # a shared win gives each winner +1/k (R6.5)
         for tally, s in ((ours, seat_ours), (theirs, seat_theirs)):
             tally.wins += winners[s] / max(winners.sum(), 1)
+        decisions = len(state.history()) - DEAL_NODES  # the history starts with the deal
         print(f"  game {k + 1}/{games}: winners {np.flatnonzero(winners).tolist()} (ours seat "
-              f"{seat_ours}, OpenSpiel's {seat_theirs}), {len(state.history())} decisions, "
+              f"{seat_ours}, OpenSpiel's {seat_theirs}), {decisions} decisions, "
               f"{time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
     return ours, theirs
 

@@ -1,5 +1,6 @@
 """The OpenSpiel game object of each of our games: its `pyspiel.GameType` and `GameInfo`,
-its parameters, and `register_games` (the package docstring says what is declared and why)."""
+its parameters, `load_game` and `register_games` (the package docstring says what is
+declared and why)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import pyspiel
 
 from ..game import Game, get_game
 from .observer import Observer
-from .state import SpielState, public_bytes
+from .record import state_from_text
+from .state import DEAL_NODES, DEAL_OUTCOMES, SpielState, public_bytes
 
 GAMES = ("noir", "district_noir")  # OpenSpiel short names, the same as our registry's
 MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v1's max_steps (random 6-player games: ~1,700)
-DISTRICT_MAX_LENGTH = 48  # DN3.7: four rounds of twelve actions
+# District Noir: four rounds of twelve actions (DN3.7), of which the core takes the forced
+# ones itself (DN5.1), so a game ends within this many decisions without a cut
+DISTRICT_MAX_LENGTH = 48
+INT_RANGE = (-(2**31), 2**31 - 1)  # OpenSpiel's integer parameters are C++ ints
+DEAL_SEEDS = DEAL_OUTCOMES**DEAL_NODES  # deals the chance nodes choose among
 
 
 def parameters(game: Game) -> dict[str, Any]:
@@ -34,7 +40,7 @@ def game_type(game: Game) -> pyspiel.GameType:
         short_name=game.name,
         long_name=f"{game.title} (noir_env)",
         dynamics=kind.Dynamics.SEQUENTIAL,
-        chance_mode=kind.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=kind.ChanceMode.EXPLICIT_STOCHASTIC,
         information=kind.Information.IMPERFECT_INFORMATION,
         utility=kind.Utility.ZERO_SUM,
         reward_model=kind.RewardModel.TERMINAL,
@@ -48,10 +54,18 @@ def game_type(game: Game) -> pyspiel.GameType:
     )
 
 
+def _int_parameter(params: dict[str, Any], key: str, lo: int, hi: int, why: str = "") -> int:
+    value = params[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{key} must be an integer in {lo}..{hi}, got {value!r}{why}")
+    return value
+
+
 class SpielGame(pyspiel.Game):
     """One of our games as a `pyspiel.Game` (built by `pyspiel.load_game`). Parameters:
-    `players` and `rules` (NOIR: 3-6, a preset name), `rng_seed` (the first deal's seed) and
-    `max_game_length` (NOIR: decisions after which the game is a draw)."""
+    `players` and `rules` (NOIR: 3-6, a preset name), `rng_seed` (which block of 2**32
+    seeds the deal's chance nodes choose from) and `max_game_length` (NOIR: decisions after
+    which the game is a draw)."""
 
     def __init__(self, game: Game, params: dict[str, Any] | None = None) -> None:
         params = {**parameters(game), **(params or {})}
@@ -62,14 +76,19 @@ class SpielGame(pyspiel.Game):
         self.core_game = game
         self.num_seats = int(game.player_counts(params.get("players"))[0])
         self.rules = game.check_rules(params.get("rules"))
-        self.max_length = int(params.get("max_game_length", DISTRICT_MAX_LENGTH))
-        if self.max_length < 1:
-            raise ValueError(f"max_game_length must be >= 1, got {self.max_length}")
-        self.rng_seed = int(params["rng_seed"])
+        if "max_game_length" in params:
+            self.max_length = _int_parameter(params, "max_game_length", 1, INT_RANGE[1])
+        else:
+            self.max_length = DISTRICT_MAX_LENGTH
+        self.rng_seed = _int_parameter(
+            params, "rng_seed", 0, INT_RANGE[1],
+            " (the deal is drawn at the game's chance nodes by whoever plays it; rng_seed "
+            "picks which block of 2**32 seeds they draw from, and is no time seed)",
+        )  # fmt: skip
         self.public_index = public_bytes(game, game.allocate(1))  # what every seat sees
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=DEAL_OUTCOMES,
             num_players=self.num_seats,
             min_utility=-1.0,
             max_utility=1.0,
@@ -79,23 +98,60 @@ class SpielGame(pyspiel.Game):
         super().__init__(game_type(game), info, params)
 
     def new_initial_state(self) -> SpielState:
-        """The game dealt with seed `rng_seed` (every call the same deal: OpenSpiel's
-        `clone` and deserialization start from it; `deal` deals another seed)."""
-        return deal(self, self.rng_seed)
+        """The game before the deal: `DEAL_NODES` chance nodes of `DEAL_OUTCOMES` equally
+        likely outcomes each, which together choose the deal's seed (package docstring)."""
+        return SpielState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The deal's chance nodes: every later chance event is drawn from the seed."""
+        return DEAL_NODES
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         """The observer of the observation (default) or, for a perfect-recall
-        `IIGObservationType`, of the information state."""
+        `IIGObservationType`, of the information state (strings only)."""
         return Observer(self, iig_obs_type, params)
+
+    def deserialize_state(self, text: str) -> SpielState:
+        """The state `SpielState.serialize` wrote, replayed and checked move by move; never
+        unpickled (ValueError naming what is wrong, for anything else)."""
+        return state_from_text(self, text)
+
+    def __reduce__(self) -> tuple:
+        # plain data: the game's name and parameters, loaded again by load_game
+        return load_game, (self.core_game.name, dict(self.get_parameters()))
 
 
 def deal(game: SpielGame, seed: int) -> SpielState:
-    """A new game of `game`'s settings dealt with `seed` (the same seed, the same deal)."""
-    core = game.core_game
-    # ask_all: every decision whose being forced is not public is presented, so who is
-    # asked reveals nothing hidden (District Noir's core ignores it: DN5.1)
-    state = core.init(1, game.num_seats, game.rules, seeds=[int(seed)], ask_all=True)
-    return SpielState(game, state)
+    """A new game of `game`'s settings past its deal: the chance outcomes that choose
+    `seed` (0..2**32-1) applied, so the same seed gives the same deal and the state's
+    history begins with them."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < DEAL_SEEDS:
+        raise ValueError(f"seed must be an integer in 0..{DEAL_SEEDS - 1}, got {seed!r}")
+    state = game.new_initial_state()
+    for outcome in seed.to_bytes(DEAL_NODES, "big"):
+        state.apply_action(outcome)
+    return state
+
+
+def load_game(name: str, params: dict[str, Any] | None = None) -> SpielGame:
+    """`pyspiel.load_game(name, params)` for our games, with its parameters checked here
+    first: an integer pyspiel cannot convert (beyond a C++ int) is a ValueError naming
+    it, where pyspiel raises a bare cast error. Pickled games are loaded back by it."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; games: {list(GAMES)}")
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"params must be a dict, got {type(params).__name__}")
+    params = dict(params or {})
+    known = parameters(get_game(name))
+    for key, value in params.items():
+        if key not in known:
+            raise ValueError(f"{name}: unknown parameter {key!r}; known: {sorted(known)}")
+        if isinstance(known[key], int):
+            _int_parameter(params, key, *INT_RANGE, " (OpenSpiel's integers are C++ ints)")
+        elif not isinstance(value, str):
+            raise ValueError(f"{key} must be a string, got {value!r}")
+    register_games()
+    return pyspiel.load_game(name, params)
 
 
 class NoirSpielGame(SpielGame):

@@ -1,6 +1,7 @@
 """The observer OpenSpiel asks a Python game for (`make_py_observer`): the core's observation
 as the observation tensor, the renderer's board as the strings, and for the information state
-the board plus the player's digest of everything it has observed (perfect recall)."""
+the board plus the player's digest of everything it has observed (perfect recall), as a
+string only."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ class Observer:
     """What one player sees, as OpenSpiel's `PyObserver` interface asks: `tensor` (with
     named views in `dict`), `set_from(state, player)`, `string_from(state, player)`.
 
-    Only the default observation type is offered (the player's private information and the
-    public one); the information state (`perfect_recall=True`) has strings and no tensor."""
+    Only the player's own view is offered (its private information and the public one).
+    The information state (`perfect_recall=True`) has strings and no tensor: its `tensor`
+    is None, as OpenSpiel's Python observers say so, and `set_from` raises
+    `pyspiel.SpielError`, as a C++ game without the tensor does (so
+    `state.information_state_tensor()` raises rather than giving an empty list)."""
 
     def __init__(self, game: SpielGame, iig_obs_type: Any = None, params: Any = None) -> None:
         if params:
@@ -32,23 +36,31 @@ class Observer:
                 "only the player's own view is offered (private_info SINGLE_PLAYER, "
                 f"public_info True), got {iig_obs_type}"
             )
+        self.title = game.core_game.title
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         core = game.core_game
-        self.tensor = np.zeros(0 if self.perfect_recall else core.obs_size, np.float32)
-        self.dict = {} if self.perfect_recall else {
-            name: self.tensor[part] for name, part in core.obs_slices.items()
-        }  # fmt: skip
+        if self.perfect_recall:
+            self.tensor = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            self.tensor = np.zeros(core.obs_size, np.float32)
+            self.dict = {name: self.tensor[part] for name, part in core.obs_slices.items()}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        """Fill `tensor` with `player`'s observation of `state` (no tensor for the
-        information state)."""
-        if not self.perfect_recall:
-            self.tensor[:] = state.observation(player)
+        """Fill `tensor` with `player`'s observation of `state` (zeros before the deal).
+        The information state has no tensor: pyspiel.SpielError."""
+        if self.perfect_recall:
+            raise pyspiel.SpielError(
+                f"InformationStateTensor unimplemented: {self.title} offers the information "
+                "state as a string (information_state_string); the observation tensor is "
+                "the core's observation of the present"
+            )
+        self.tensor[:] = state.observation(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         """The board from `player`'s view; for the information state, with the digest of
         the player's observation history."""
         text = state.board(player)
-        if self.perfect_recall:
+        if self.perfect_recall and state.core_state is not None:
             text += f"\nobserved so far: {state.history_digest(player)}"
         return text

@@ -1,10 +1,12 @@
-"""The OpenSpiel state: one game of the batched core (a batch of one) behind `pyspiel.State`.
+"""The OpenSpiel state: the deal's chance nodes, then one game of the batched core (a batch
+of one) behind `pyspiel.State`.
 
-Everything is the core's: `legal_actions` reads its mask, `apply_action` runs its compiled
-step, `returns` its outcome, `resample_from_infostate` its belief sampling
-(`Game.sample_hidden`). What is added here is bookkeeping OpenSpiel asks for: the number of
-decisions (for `max_game_length`) and, per player, the digest of what it has observed so far
-(the perfect-recall part of `information_state_string`).
+Everything after the deal is the core's: `legal_actions` reads its mask, `apply_action`
+runs its step, `returns` its outcome, `resample_from_infostate` its belief sampling
+(`Game.sample_hidden`). What is added here is bookkeeping OpenSpiel asks for: the chance
+outcomes drawn so far, the number of decisions (for `max_game_length`), per player the
+digest of what it has observed (the perfect-recall part of `information_state_string`),
+and the worlds re-dealt by `resample_from_infostate` (so that `serialize` can replay them).
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ import pyspiel
 
 if TYPE_CHECKING:
     from .game import SpielGame
+
+DEAL_NODES = 4  # chance nodes before the deal: one byte of its 32-bit seed each
+DEAL_OUTCOMES = 256  # equally likely outcomes of each
+WORLD_SEEDS = 2**62  # seeds of the worlds resample_from_infostate re-deals
 
 
 def public_bytes(core: Any, state: Any) -> np.ndarray:
@@ -33,25 +39,24 @@ def public_bytes(core: Any, state: Any) -> np.ndarray:
 
 
 class SpielState(pyspiel.State):
-    """A game in progress (built by `SpielGame.new_initial_state` or `deal`)."""
+    """A game in progress (built by `SpielGame.new_initial_state`, before the deal)."""
 
-    def __init__(self, game: SpielGame, state: Any, digests: list[bytes] | None = None,
-                 length: int = 0) -> None:  # fmt: skip
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
-        # only plain data in __dict__: OpenSpiel's Clone deep-copies it and Serialize pickles
-        # it (the game object itself cannot be pickled: it is sampled stochastic). The game
-        # is kept as a plain structured array: a recarray's field lookups cost microseconds,
-        # and OpenSpiel asks for the current player many times a step
-        self._raw = np.ndarray.view(state, np.ndarray)
-        self._length = length
-        self._digests = [b""] * game.num_seats if digests is None else list(digests)
-        if digests is None:
-            self._observe_step(-1, -1)  # the deal: each seat's first observation
+        # only plain data in __dict__: OpenSpiel's Clone deep-copies it. The game is kept
+        # as a plain structured array (None before the deal): a recarray's field lookups
+        # cost microseconds, and OpenSpiel asks for the current player many times a step
+        self._deal: list[int] = []  # the chance outcomes drawn so far
+        self._raw: np.ndarray | None = None
+        self._length = 0  # decisions taken
+        self._digests: list[bytes] = []
+        self._worlds: list[list[int]] = []  # [history length, seat, seed] of each re-deal
 
     @property
     def core_state(self) -> Any:
-        """The core's batch of one game (a view: read it, never step it)."""
-        return self._raw.view(np.recarray)
+        """The core's batch of one game (a view: read it, never step it); None before the
+        deal."""
+        return None if self._raw is None else self._raw.view(np.recarray)
 
     @property
     def _game(self) -> SpielGame:
@@ -63,14 +68,25 @@ class SpielState(pyspiel.State):
 
     # --- the game's course --------------------------------------------------------------
     def current_player(self) -> int:
-        """The seat to act, or `pyspiel.PlayerId.TERMINAL`."""
+        """The seat to act, `pyspiel.PlayerId.CHANCE` before the deal, or
+        `pyspiel.PlayerId.TERMINAL`."""
+        if self._raw is None:
+            return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         return int(self._raw["actor"][0])
 
     def is_terminal(self) -> bool:
         """Whether the game is over (or cut at `max_game_length` decisions: a draw)."""
+        if self._raw is None:
+            return False
         return bool(self._raw["actor"][0] < 0) or self._length >= self._game.max_length
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Before the deal: each outcome of the next chance node, equally likely."""
+        if self._raw is not None:
+            return []
+        return [(b, 1.0 / DEAL_OUTCOMES) for b in range(DEAL_OUTCOMES)]
 
     def _legal_actions(self, player: int) -> list[int]:
         """The core's legal actions of `player`, ascending (none for a seat not to act)."""
@@ -79,19 +95,36 @@ class SpielState(pyspiel.State):
         return np.flatnonzero(self._raw["mask"][0]).tolist()
 
     def _apply_action(self, action: int) -> None:
-        """One decision of the current player: the core's compiled step (ValueError naming
-        the action, the phase and the legal actions if it is illegal)."""
+        """A chance outcome before the deal; after it, one decision of the current player:
+        the core's step (ValueError naming the action, the phase and the legal actions if
+        it is illegal, the state unchanged)."""
+        if self._raw is None:
+            if not 0 <= action < DEAL_OUTCOMES:
+                raise ValueError(f"chance outcome {action}: must be in 0..{DEAL_OUTCOMES - 1}")
+            self._deal = [*self._deal, int(action)]
+            if len(self._deal) == DEAL_NODES:
+                self._deal_cards()
+            return
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the game is over: no action can be applied")
-        kv = self._core.kernel_view(self._raw)
-        rewards = np.zeros((1, self._core.max_players), np.float32)
-        done, illegal = np.zeros(1, np.bool_), np.zeros(1, np.bool_)
-        self._core.kernels.step_one(kv, 0, int(action), rewards, done, illegal)
-        if illegal[0]:
-            raise ValueError(self._core.describe_illegal(self.core_state, 0, int(action)))
+        if not 0 <= action < self._core.num_actions:
+            raise ValueError(f"action {action}: not an action id (0..{self._core.num_actions - 1})")
+        self._core.step(self.core_state, np.array([action], np.int64))
         self._length += 1
         self._observe_step(seat, int(action))
+
+    def _deal_cards(self) -> None:
+        """Deal the core game with the seed the chance outcomes chose (in the block
+        `rng_seed` picks)."""
+        game = self._game
+        seed = game.rng_seed * DEAL_OUTCOMES**DEAL_NODES + int.from_bytes(bytes(self._deal), "big")
+        # ask_all: every decision whose being forced is not public is presented, so who is
+        # asked reveals nothing hidden (District Noir's core ignores it: DN5.1)
+        state = self._core.init(1, game.num_seats, game.rules, seeds=[seed], ask_all=True)
+        self._raw = np.ndarray.view(state, np.ndarray)
+        self._digests = [b""] * game.num_seats
+        self._observe_step(-1, -1)  # the deal: each seat's first observation
 
     def _observe_step(self, seat: int, action: int) -> None:
         """Fold this step into every seat's observation digest: the public part of the
@@ -112,14 +145,17 @@ class SpielState(pyspiel.State):
         ]
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The core's stable name of `action` (seat-relative, so the same for every player)."""
+        """The core's stable name of `action` (seat-relative, so the same for every
+        player); a chance outcome is named as one byte of the deal's seed."""
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal seed byte {action}"
         return self._core.action_name(int(action))
 
     def returns(self) -> list[float]:
         """The core's zero-sum outcome once the game is over; 0 each before, and after a cut
         at `max_game_length`."""
         n = self._game.num_seats
-        if self._raw["actor"][0] >= 0:
+        if self._raw is None or self._raw["actor"][0] >= 0:
             return [0.0] * n
         # the core's outcome is float32; its values are 0 and +-1/k for k players at most,
         # restored exactly here so that the returns sum to zero in double precision too
@@ -131,23 +167,53 @@ class SpielState(pyspiel.State):
         """A state `player_id` cannot tell from this one: the core's belief sampling re-deals
         the other hands, the draw pile and the generator of future chance, with a seed drawn
         from `probability_sampler` (a callable giving floats in [0, 1))."""
-        seed = int(float(probability_sampler()) * 2**62)
-        world = self._core.sample_hidden(self.core_state, int(player_id), seeds=[seed])
+        if self._raw is None:
+            raise ValueError("resample_from_infostate: the cards are not dealt yet")
+        if not 0 <= player_id < self._game.num_seats:
+            raise ValueError(f"player_id must be a seat 0..{self._game.num_seats - 1}")
+        p = float(probability_sampler())
+        if not 0.0 <= p < 1.0:
+            raise ValueError(f"probability_sampler gave {p}: must be in [0, 1)")
         out = self.clone()  # the same actions so far (OpenSpiel's history), another deal
-        out._raw = np.ndarray.view(world, np.ndarray)
+        out._redeal(int(player_id), int(p * WORLD_SEEDS))
         return out
 
+    def _redeal(self, seat: int, seed: int) -> None:
+        """Re-deal what `seat` cannot see with `seed` (and record it for `serialize`)."""
+        world = self._core.sample_hidden(self.core_state, seat, seeds=[seed])
+        self._raw = np.ndarray.view(world, np.ndarray)
+        self._worlds = [*self._worlds, [len(self.history()), seat, seed]]
+
     def observation(self, player: int) -> np.ndarray:
-        """float32 [obs_size]: the core's observation of `player`."""
+        """float32 [obs_size]: the core's observation of `player` (zeros before the deal)."""
+        if self._raw is None:
+            return np.zeros(self._core.obs_size, np.float32)
         return self._core.observe(self.core_state, int(player))[0]
 
     def board(self, player: int | None) -> str:
         """The renderer's text of the game from `player`'s view (None: only what is public)."""
+        if self._raw is None:
+            return f"dealing: chance node {len(self._deal) + 1} of {DEAL_NODES}"
         return self._core.render(self.core_state, 0, player, self._game.rules)
 
     def history_digest(self, player: int) -> str:
         """Hex digest of everything `player` has observed so far (perfect recall)."""
-        return self._digests[player].hex()
+        return self._digests[player].hex() if self._digests else ""
+
+    def serialize(self) -> str:
+        """The state as plain data (JSON: the game's parameters, the history and the
+        re-dealt worlds), which `game.deserialize_state` replays; never a pickle."""
+        from .record import state_to_text
+
+        return state_to_text(self)
+
+    def __reduce__(self) -> tuple:
+        # pickled as the same plain data, loaded back through the same checks
+        from .record import restore_state
+
+        return restore_state, (self.get_game(), self.serialize())
 
     def __str__(self) -> str:
+        if self._raw is None:
+            return f"{self.board(None)} (drawn: {self._deal})"
         return self.board(None)

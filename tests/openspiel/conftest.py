@@ -1,16 +1,18 @@
-"""The OpenSpiel tests need the `openspiel` extra. Outside `make test` each module skips, with
-the reason, where pyspiel is missing; `make test` installs the extra and sets
-NOIR_REQUIRE_OPENSPIEL=1, so there a missing pyspiel fails instead of skipping."""
+"""The OpenSpiel tests need the `openspiel` extra (OpenSpiel and Shimmy). Outside `make test`
+each module skips, with the reason, where pyspiel or shimmy is missing; `make test` installs
+the extra and sets NOIR_REQUIRE_OPENSPIEL=1, so there a missing one fails instead of
+skipping."""
 
 import importlib.util
 import os
 
 import pytest
 
-MISSING = "pyspiel is not installed: pip install -e '.[openspiel]'"
-
-if importlib.util.find_spec("pyspiel") is None and os.environ.get("NOIR_REQUIRE_OPENSPIEL") == "1":
-    raise RuntimeError(f"NOIR_REQUIRE_OPENSPIEL=1 but {MISSING}")
+if os.environ.get("NOIR_REQUIRE_OPENSPIEL") == "1":
+    for module in ("pyspiel", "shimmy"):
+        if importlib.util.find_spec(module) is None:
+            raise RuntimeError(f"NOIR_REQUIRE_OPENSPIEL=1 but {module} is not installed: "
+                               "pip install -e '.[openspiel]'")  # fmt: skip
 
 
 @pytest.fixture(autouse=True)

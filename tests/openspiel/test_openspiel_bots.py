@@ -67,3 +67,24 @@ def test_ismcts_and_mcts_play_noir():
     state = nos.deal(game, 3)
     taken = play(game, state, [search, plain, Uniform], 40)
     assert taken[0] > 0 and taken[1] > 0
+
+
+def test_evaluate_bots_with_search_bots_deals_by_its_rng():
+    """OpenSpiel's `evaluate_bots` restarts every bot and samples the deal's chance nodes
+    with its rng: our `ISMCTSBot` (OpenSpiel's, restartable and seeded) and `MCTSBot` play
+    whole District Noir games, another rng deals another game, the same rng the same."""
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    game = pyspiel.load_game("district_noir")
+
+    def match(seed):
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        search = nos.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(seed))
+        plain = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(seed))
+        state = game.new_initial_state()
+        returns = evaluate_bots(state, [search, plain], np.random.RandomState(seed))
+        assert state.is_terminal() and returns == state.returns() and sum(returns) == 0
+        return state.history()
+
+    first = match(1)
+    assert match(1) == first and match(2)[:4] != first[:4]
