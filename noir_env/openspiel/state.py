@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyspiel
 
+from ..views import board_text
+
 if TYPE_CHECKING:
     from .game import SpielGame
 
@@ -194,7 +196,7 @@ class SpielState(pyspiel.State):
         """The renderer's text of the game from `player`'s view (None: only what is public)."""
         if self._raw is None:
             return f"dealing: chance node {len(self._deal) + 1} of {DEAL_NODES}"
-        return self._core.render(self.core_state, 0, player, self._game.rules)
+        return board_text(self._core, self.core_state, 0, player, self._game.rules)
 
     def history_digest(self, player: int) -> str:
         """Hex digest of everything `player` has observed so far (perfect recall)."""
