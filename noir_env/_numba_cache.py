@@ -26,8 +26,8 @@ _ROOT = pathlib.Path(__file__).resolve().parent  # noir_env/
 _PROJECT = _ROOT.parent
 _PACKAGES = ("noir_env", "agents")  # top-level packages whose modules hold kernels
 # modules whose kernels compile in the kernels of whichever game they are given (the engine's
-# shell and lockstep loops): stamped with every module that may hold or bind a game's
-# kernels, tests included
+# shell and lockstep loops): stamped with every module that binds a game's kernels, and
+# what those import, tests included
 _GAME_GENERIC = ("noir_env/engine/lockstep.py", "noir_env/engine/shell.py")
 _GAME_HOMES = ("noir_env", "tests")  # games live in the package (and its tests), never in agents
 
@@ -74,11 +74,10 @@ def _direct_imports(path: pathlib.Path) -> tuple[pathlib.Path, ...]:
     return tuple(sorted(found))
 
 
-def _kernel_source(path: pathlib.Path) -> bool:
-    """Whether the module may hold or bind a game's kernels (compiled functions, or the
-    `GameKernels` a game lends the engine): the modules a game-generic kernel compiles in."""
-    source = path.read_bytes()
-    return b"njit" in source or b"GameKernels" in source
+def _binds_kernels(path: pathlib.Path) -> bool:
+    """Whether the module lends a game's kernels to the engine (`GameKernels(...)`): with
+    what it imports, the modules a game-generic kernel compiles in."""
+    return b"GameKernels(" in path.read_bytes()
 
 
 @functools.cache
@@ -89,7 +88,7 @@ def module_stamp(path: pathlib.Path) -> str:
     todo = [path]
     if str(path.relative_to(_PROJECT)) in _GAME_GENERIC:
         todo += [
-            p for home in _GAME_HOMES for p in (_PROJECT / home).rglob("*.py") if _kernel_source(p)
+            p for home in _GAME_HOMES for p in (_PROJECT / home).rglob("*.py") if _binds_kernels(p)
         ]
     while todo:
         current = todo.pop()

@@ -315,7 +315,7 @@ class GameAECEnv(AECEnv):
         rewards, seat_done = seat_rewards(
             np.array([self.num_players]), alive_before, alive_after,
             self._rew_buf if over else np.zeros_like(self._rew_buf), np.array([over]),
-            np.array([truncated]),
+            np.array([truncated]), np.float64,
         )  # fmt: skip
         scores = self.game.scores(self._state)[0] if self.reward_mode == "score" else None
         end_info = self._end_info() if over else {"truncated_after": self.num_steps}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.args import int_array
 from ..engine.batch import Playout
 from .game import NOIR
 from .rules import Rules
@@ -43,6 +44,7 @@ def init(
     forced for a reason everyone can see (R2.5); who is asked then reveals nothing hidden.
     The game itself (its states and outcome for the same choices) is the same in both.
     """
+    int_array(num_players, "num_players")  # None is no count here (the default is 4)
     return NOIR.init(num_games, num_players, rules, seeds, ask_all)
 
 

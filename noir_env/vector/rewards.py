@@ -62,12 +62,14 @@ def seat_rewards(
     outcome: np.ndarray,
     over: np.ndarray,
     truncated: np.ndarray,
+    dtype: type = np.float32,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(rewards float32 [N, P], seat_done bool [N, P]) of one step: -1/(n-1) to a seat
+    """(rewards [N, P] of `dtype`, seat_done bool [N, P]) of one step: -1/(n-1) to a seat
     eliminated while the game goes on; at the end, to every seat still in, the outcome (the
     core's, 0 on truncation) plus an equal share of what the seats eliminated earlier were
-    paid above their outcome."""
-    rewards = np.zeros(alive_after.shape, np.float32)
+    paid above their outcome. float64 keeps an episode's sum at zero to the last digit (the
+    AEC env's Python floats)."""
+    rewards = np.zeros(alive_after.shape, dtype)
     seat_done = np.zeros(alive_after.shape, np.bool_)
     _seat_rewards(np.asarray(num_players, np.int64), np.asarray(alive_before, np.bool_),
                   np.asarray(alive_after, np.bool_), np.asarray(outcome, np.float64),

@@ -76,7 +76,7 @@ def test_bad_arguments_raise_clear_errors():
         district.step(s, np.array([0]))
     with pytest.raises(ValueError, match="actions must be integer action ids"):
         district.step(s, np.array([0.0, 1.0]))
-    with pytest.raises(ValueError, match="every seat must be 0 or 1"):
+    with pytest.raises(ValueError, match="seats: game 0 has 2 players"):
         district.observe(s, 2)
     with pytest.raises(ValueError, match="not a District Noir state"):
         district.step(noir_state.allocate(1), np.array([0]))  # a NOIR state
