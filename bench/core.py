@@ -1,7 +1,7 @@
 """Throughput of the rules core under uniformly random legal play (mask included).
 
 Two loops, each at N = 1, 256 and 4096 games in lockstep:
-  compiled  - the whole loop in numba (core.rollout.random_playout): the core's own speed;
+  compiled  - the whole loop in numba (core.random_playout): the core's own speed;
   python    - a Python loop over the public API: legal_action_mask -> RandomAgent.act ->
               core.step, what a training loop pays per call.
 and two presentation modes (docs/RULES.md R2.5): `fast` (ask_all=False: the core takes every

@@ -2,7 +2,7 @@
 
 Rows:
   core rollout    - reference: the whole game in numba, uniformly random, every decision
-                    presented (core.rollout.random_playout, ask_all=True): the core's speed;
+                    presented (core.random_playout, ask_all=True): the core's speed;
   4 built-in      - a tournament of 4 "random" entrants, played inside the compiled loop;
   1 python + 3    - one agent called from Python (uniform random, with its observations
                     written) against 3 built-in random entrants;

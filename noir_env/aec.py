@@ -50,8 +50,12 @@ REWARD_MODES = ("zero_sum", "score")
 class GameAECEnv(AECEnv):
     """One game of `game` as a PettingZoo AEC env (module docstring)."""
 
-    metadata = {"name": "game_aec", "render_modes": ["human", "ansi"], "is_parallelizable": False,
-                "render_fps": 1}  # fmt: skip
+    metadata: dict[str, Any] = {
+        "name": "game_aec",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
     # attributes that view the game's state: a copy rebuilds them from its copied state
     _STATE_VIEWS = ("_k", "_actor", "_mask_row", "_raw", "_backup")
     _closed = False
@@ -96,7 +100,7 @@ class GameAECEnv(AECEnv):
         self._rew_buf = np.zeros((1, self.game.max_players), np.float32)
         self._done_buf = np.zeros(1, np.bool_)
         self._ill_buf = np.zeros(1, np.bool_)
-        self._state = None
+        self._state: Any = None
         self._sel: str | None = None
         self._last_sel = self.possible_agents[0]
         self._printed = 0

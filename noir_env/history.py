@@ -71,7 +71,7 @@ def check_history(history: Any, defaults: dict[str, Any], game: str = "noir") ->
     for key in ("seed", "actions"):
         if key not in history:
             raise ValueError(f"the history has no {key!r} (keys: {sorted(history)})")
-    out = {"seed": as_int(history["seed"], "history 'seed'")}
+    out: dict[str, Any] = {"seed": as_int(history["seed"], "history 'seed'")}
     for key in ("num_players", "max_steps"):
         value = history.get(key, defaults[key])
         out[key] = None if value is None else as_int(value, f"history {key!r}")
@@ -104,7 +104,7 @@ class Frame(NamedTuple):
     """One step of a replay: the action taken (None for the deal), by whom, the log lines
     it produced and the board after it."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the step's number (shadows tuple.index)
     agent: str | None
     action: str | None
     log: list[str]
@@ -114,7 +114,7 @@ class Frame(NamedTuple):
 class Step(NamedTuple):
     """One step of `replay_steps`: as a Frame, with the env itself instead of a board."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the step's number (shadows tuple.index)
     agent: str | None
     action: str | None
     log: list[str]

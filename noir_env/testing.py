@@ -68,7 +68,7 @@ def check_contract(game: Game, n: int, seed: int = 3, max_decisions: int = 5_000
 
 def check_arguments(game: Game) -> None:
     """Bad arguments are refused with a clear error and change nothing."""
-    _raises(ValueError, lambda: game.init(2.7), "init(2.7 games)")
+    _raises(ValueError, lambda: game.init(2.7), "init(2.7 games)")  # type: ignore[arg-type]
     _raises(ValueError, lambda: game.init(0), "init(0 games)")
     _raises(ValueError, lambda: game.init(1, num_players=game.max_players + 1), "too many seats")
     _raises(ValueError, lambda: game.init(1, seeds=[1, 2]), "two seeds for one game")

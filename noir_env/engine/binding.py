@@ -13,7 +13,7 @@ function arguments instead would make numba refuse to cache the loops. Without t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -51,6 +51,9 @@ def always_alive(s, i, q):
     return True
 
 
+Kernel = Any  # a compiled numba function (a Dispatcher; numba's types are not typed)
+
+
 class GameKernels(NamedTuple):
     """The compiled (numba) kernels of one game, each for game i of the state array `s`.
 
@@ -72,17 +75,17 @@ class GameKernels(NamedTuple):
     first_violation(s, i) -> the code of the first broken invariant (0: none).
     """
 
-    init_game: numba.core.registry.CPUDispatcher
-    apply_action: numba.core.registry.CPUDispatcher
-    fill_mask: numba.core.registry.CPUDispatcher
-    write_outcome: numba.core.registry.CPUDispatcher
-    write_observation: numba.core.registry.CPUDispatcher
-    context: numba.core.registry.CPUDispatcher = no_context
-    auto_action: numba.core.registry.CPUDispatcher = never_unasked
-    presents_forced: numba.core.registry.CPUDispatcher = never_presents_forced
-    seat_alive: numba.core.registry.CPUDispatcher = always_alive
-    resample: numba.core.registry.CPUDispatcher | None = None
-    first_violation: numba.core.registry.CPUDispatcher = no_violation
+    init_game: Kernel
+    apply_action: Kernel
+    fill_mask: Kernel
+    write_outcome: Kernel
+    write_observation: Kernel
+    context: Kernel = no_context
+    auto_action: Kernel = never_unasked
+    presents_forced: Kernel = never_presents_forced
+    seat_alive: Kernel = always_alive
+    resample: Kernel | None = None
+    first_violation: Kernel = no_violation
 
 
 _BOUND: dict[np.dtype, GameKernels] = {}  # the state dtypes of the games bound so far

@@ -221,7 +221,8 @@ class Game(ABC):
         default), sorted; a count listed k times is drawn k times as often, e.g. (3, 3, 4, 5)
         deals 3 players to half the games. ValueError for a count the game does not have."""
         given = self.default_players if num_players is None else num_players
-        counts = np.atleast_1d(np.asarray(list(given) if not np.isscalar(given) else given))
+        seq = given if np.isscalar(given) else list(given)  # type: ignore[arg-type]
+        counts = np.atleast_1d(np.asarray(seq))
         span = f"{self.min_players}..{self.max_players}"
         if counts.size == 0 or counts.ndim != 1 or not np.issubdtype(counts.dtype, np.integer):
             raise ValueError(f"num_players must be an int or a set of ints in {span}, got {given}")

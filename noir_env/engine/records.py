@@ -58,7 +58,7 @@ class RecordLayout:
         v = np.ndarray.view(state, np.ndarray)
         if v.ndim != 1 or (v.dtype is not self.record_dtype and v.dtype is not self.dtype):
             self.check(v)  # `is` first: comparing structured dtypes costs microseconds
-        return v.view(np.recarray) if numba.config.DISABLE_JIT else v
+        return v.view(np.recarray) if numba.config.DISABLE_JIT else v  # type: ignore[attr-defined]
 
 
 def clone(state: State) -> State:

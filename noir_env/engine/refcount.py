@@ -38,4 +38,4 @@ def _borrowed(typingctx, arr):
 
 
 # without the JIT (NUMBA_DISABLE_JIT=1) there is no reference count to skip
-borrowed = _identity if numba.config.DISABLE_JIT else _borrowed
+borrowed = _identity if numba.config.DISABLE_JIT else _borrowed  # type: ignore[attr-defined]
