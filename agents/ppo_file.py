@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from noir_env._atomic import atomic_write
+from noir_env.game import get_game
 
 from .ppo_features import FEATURE_SETS, feature_size
 from .ppo_net import ILLEGAL_LOGIT, PolicyNet
@@ -34,8 +35,9 @@ MAX_OBS_SIZE = 1 << 16
 MAX_ACTIONS = 1 << 14
 MAX_WIDTH = 1 << 14
 MAX_LAYERS = 16
-# games whose action table only grows at its end: a policy file of fewer actions still plays
-APPEND_ONLY_ACTION_TABLES = {"noir"}
+# the sizes of earlier action tables of games whose table only grows at its end (NOIR:
+# noir_env 0.1.0, then rules v1-v2): a policy file of one of them still plays today's table
+EARLIER_ACTION_COUNTS = {"noir": (374, 384)}
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
@@ -110,19 +112,15 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
 
 
 def with_appended_actions(net: PolicyNet) -> PolicyNet:
-    """A NOIR net made before actions were appended to NOIR's table (whose earlier ids keep
-    their meaning, docs/RULES.md R8) as a net over today's table: the same weights, and for
-    each new action a logit of ILLEGAL_LOGIT (no weight on the hidden layer), so it plays
-    exactly as before and takes a new action only where nothing else is legal. Any other
-    net is returned as it is."""
-    from noir_env.game import get_game
-
+    """A NOIR net of an earlier action table (`EARLIER_ACTION_COUNTS`; actions are only
+    appended, so earlier ids keep their meaning, docs/RULES.md R8) as a net over today's
+    table: the same weights, and for each new action a logit of ILLEGAL_LOGIT (no weight on
+    the hidden layer), so it plays exactly as before and takes a new action only where
+    nothing else is legal. Any other net is returned as it is."""
     have = net.config["num_actions"]
-    if net.config["game"] not in APPEND_ONLY_ACTION_TABLES:
+    if have not in EARLIER_ACTION_COUNTS.get(net.config["game"], ()):
         return net
     want = get_game(net.config["game"]).num_actions
-    if have >= want:
-        return net
     wide = PolicyNet.from_config(net.config | {"num_actions": want})
     state = net.state_dict()
     weight = torch.zeros(want, state["pi.weight"].shape[1])
