@@ -60,8 +60,7 @@ def test_original_a_hideout_attack_uses_up_the_business_on_top():
 def test_original_an_attacked_business_keeps_the_hideout_under_it_out_of_reach():
     """R3.7 [ORIG "never more than once to the same building"]: seat 0 declares the
     Speakeasy itself and the raze fails. While it covers the Hideout, the Hideout cannot be
-    declared: that attack would fight the Speakeasy a second time (rules v2 allowed it, and
-    the second fight razed it and stole 3)."""
+    declared: that attack would fight the Speakeasy a second time (rules v2 allowed it)."""
     s, top = _original_speakeasy_on_the_hideout()
     attack(s, f"+1:slot{top}", "g1@slot0", "g1@slot0")
     assert s.biz[0, 1, top] == 3 and len(events(s, C.EV_COMBAT)) == 1
@@ -72,7 +71,7 @@ def test_original_a_razed_business_leaves_the_hideout_open_to_attack():
     """R3.7 / D40 [ORIG "After the business is razed, remaining attackers can continue
     attacking the hideout"]: once the business on top is razed, the Hideout is in the open
     and is a building not yet attacked: here the Speakeasy was declared itself and razed
-    (4 > 2 + 3 is false, so 4 + 1 + 1 = 6 > 5), and the Hideout may still be declared."""
+    by 4 + 1 + 1 = 6 > 2 + 3, and the Hideout may still be declared."""
     s = blank(4, "original")
     business(s, 0, 4, gangsters=[4])
     business(s, 0, 2, gangsters=[1, 1])
