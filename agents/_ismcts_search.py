@@ -17,13 +17,13 @@ import numpy as np
 from numba import njit
 
 from noir_env.core import constants as C
-from noir_env.engine.shell import step_one
 from noir_env.core.belief import resample_game
 from noir_env.core.countdown import score
 from noir_env.core.observe import OBS_SIZE, write_observation
 from noir_env.core.rules import rules_of
 from noir_env.engine.refcount import borrowed
 from noir_env.engine.sampling import count_legal, nth_legal
+from noir_env.engine.shell import step_one
 
 # the current `heuristic` (agents/heuristic.py): its kernel and its weights (`STYLES`), the
 # model of every other seat and the root's default choice

@@ -6,7 +6,9 @@ A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_di
 with torch's weights_only and checks it all before it builds a net: the config's sizes within
 bounds, every tensor's shape against the config, finite weights, and the checksum of the
 config and tensors (`policy_checksum`; files written before it existed, the shipped policy
-among them, have none).
+among them, have none). A NOIR policy file from before actions were appended to NOIR's table
+loads as a net over today's table that never picks a new action unless nothing else is legal
+(`with_appended_actions`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,22 @@ from typing import Any
 import torch
 
 from noir_env._atomic import atomic_write
+from noir_env.game import get_game
 
 from .ppo_features import FEATURE_SETS, feature_size
-from .ppo_net import PolicyNet
+from .ppo_net import ILLEGAL_LOGIT, PolicyNet
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
-# observation values, 384 actions, two hidden layers of 256): a damaged or hostile config
+# observation values, 385 actions, two hidden layers of 256): a damaged or hostile config
 # must not make load_policy allocate gigabytes
 MAX_OBS_SIZE = 1 << 16
 MAX_ACTIONS = 1 << 14
 MAX_WIDTH = 1 << 14
 MAX_LAYERS = 16
+# the sizes of earlier action tables of games whose table only grows at its end (NOIR:
+# noir_env 0.1.0, then rules v1-v2): a policy file of one of them still plays today's table
+EARLIER_ACTION_COUNTS = {"noir": (374, 384)}
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
@@ -100,8 +106,29 @@ def load_policy(path: str | os.PathLike) -> PolicyNet:
     _check_tensors(state, cfg, path)
     net = PolicyNet.from_config(cfg)
     net.load_state_dict({k: v if k == "obs_count" else v.float() for k, v in state.items()})
+    net = with_appended_actions(net)
     net.eval()
     return net
+
+
+def with_appended_actions(net: PolicyNet) -> PolicyNet:
+    """A NOIR net of an earlier action table (`EARLIER_ACTION_COUNTS`; actions are only
+    appended, so earlier ids keep their meaning, docs/RULES.md R8) as a net over today's
+    table: the same weights, and for each new action a logit of ILLEGAL_LOGIT (no weight on
+    the hidden layer), so it plays exactly as before and takes a new action only where
+    nothing else is legal. Any other net is returned as it is."""
+    have = net.config["num_actions"]
+    if have not in EARLIER_ACTION_COUNTS.get(net.config["game"], ()):
+        return net
+    want = get_game(net.config["game"]).num_actions
+    wide = PolicyNet.from_config(net.config | {"num_actions": want})
+    state = net.state_dict()
+    weight = torch.zeros(want, state["pi.weight"].shape[1])
+    weight[:have] = state["pi.weight"]
+    bias = torch.full((want,), ILLEGAL_LOGIT)
+    bias[:have] = state["pi.bias"]
+    wide.load_state_dict(state | {"pi.weight": weight, "pi.bias": bias})
+    return wide
 
 
 def _read_policy_file(path: str | os.PathLike) -> dict:

@@ -61,7 +61,7 @@ for _ in range(50):
     obs, rewards, terminated, truncated, infos = envs.step(random_agent.act(obs, infos["action_mask"]))
 print(obs.shape, infos["action_mask"].shape, "episodes ended:", int((terminated | truncated).sum()))"""),
     ("md", """`(64, 2631)`: one observation of 2631 values per game, what the learner's seat may know;
-`(64, 384)`: its legal actions in the one flat action table. "episodes ended" counts the games
+`(64, 385)`: its legal actions in the one flat action table. "episodes ended" counts the games
 that ended in the last step; each was dealt again at once (same-step autoreset), so the env
 always returns a decision to take.
 

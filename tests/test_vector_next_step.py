@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
+from noir_env.spaces import NUM_ACTIONS
 from noir_env.vector import make_vector_env
 
 N = 6
@@ -57,7 +58,7 @@ def test_next_step_checks_actions_of_live_slots_only():
     env = make_vector_env(4, seed=1, autoreset_mode="NextStep")
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     _, infos = env.reset(seed=1)
-    illegal = np.where(infos["action_mask"].astype(bool), -1, np.arange(384)).max(axis=1)
+    illegal = np.where(infos["action_mask"].astype(bool), -1, np.arange(NUM_ACTIONS)).max(axis=1)
     with pytest.raises(ValueError, match="illegal|not legal|cannot"):
         env.step(illegal)
     with pytest.raises(ValueError, match="autoreset_mode must be"):

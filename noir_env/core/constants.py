@@ -86,7 +86,10 @@ NUM_POLICE_CARDS = 4
 NUM_BRIBE_IDS = 9
 A_BRIBE = A_POWER + 4  # + (k - 1): the k-th Police of the window's queue
 A_CONTINUE = A_BRIBE + NUM_BRIBE_IDS  # go on from the razed business into the Hideout
-NUM_ACTIONS = A_CONTINUE + 1
+# rules v3 appends: discard the AWAY (HIDDEN) gangster just picked up in Move Gangsters
+# instead of placing it (`away_discard`, R4.2)
+A_DISCARD_AWAY = A_CONTINUE + 1
+NUM_ACTIONS = A_DISCARD_AWAY + 1
 
 # play kinds (offsets from A_PLAY)
 PLAY_POKER, PLAY_POLICE, PLAY_POLICE_CANCEL, PLAY_BRIBE, PLAY_DRIVEBY, PLAY_TURNCOAT = range(6)
@@ -196,4 +199,5 @@ LOG_FIELDS = 8  # code + 7 arguments
     EV_FIZZLE,
     EV_RAZE_CHOICE,
     EV_TURNCOAT_MISS,
-) = range(27)
+    EV_AWAY_DISCARD,
+) = range(28)

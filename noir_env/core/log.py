@@ -248,6 +248,9 @@ class GameLog:
     def _move_discard(self, p, left, *_):
         return f"{self._p(p)} discards {_plural(left, 'hidden gangster')} that fit nowhere"
 
+    def _away_discard(self, p, power, *_):
+        return f"{self._p(p)} discards a hidden {power}-gangster instead of bringing it back"
+
     def _declare(self, p, q, t, g1, g2, g34, *_):
         counts = [g1, g2, g34 % 16, g34 // 16]
         self._attackers = counts
@@ -474,6 +477,7 @@ _SENTENCES = {
     C.EV_FIZZLE: GameLog._fizzle,
     C.EV_RAZE_CHOICE: GameLog._raze_choice,
     C.EV_TURNCOAT_MISS: GameLog._turncoat_miss,
+    C.EV_AWAY_DISCARD: GameLog._away_discard,
 }
 
 

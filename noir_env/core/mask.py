@@ -96,7 +96,9 @@ def _can_attack(s, r, i, p):
 
 @njit(cache=True)
 def _attack_targets(s, r, i, p, m):
-    """R3.1: each living opponent's businesses and Hideout not yet attacked this turn."""
+    """R3.1: each living opponent's businesses and Hideout not yet attacked this turn; a
+    Hideout under a business that was attacked this turn is out of reach too (D7: the
+    breach rules mark both at once; raze-first rules would fight that business again)."""
     if not _can_attack(s, r, i, p):
         return
     n = s[i].num_players
@@ -108,7 +110,9 @@ def _attack_targets(s, r, i, p, m):
         for t in range(S):
             if s[i].biz[q, t] > 0 and not s[i].attacked[q, t]:
                 _set(m, base + t)
-        if not s[i].attacked[q, C.PLACE_HIDEOUT]:
+        top = s[i].ho_top[q]
+        behind_attacked = top >= 0 and s[i].attacked[q, top]
+        if not s[i].attacked[q, C.PLACE_HIDEOUT] and not behind_attacked:
             _set(m, base + C.TGT_HIDEOUT)
 
 
@@ -193,6 +197,8 @@ def fill_mask(s, r, i):
         _places_fitting(s, i, x, s[i].sel_a, m)
         if s[i].sel_b != C.PLACE_HIDDEN:
             _set(m, C.A_TO + C.PLACE_ASIDE)
+        elif r.away_discard:  # R4.2: an AWAY gangster may be discarded instead of placed
+            _set(m, C.A_DISCARD_AWAY)
         return count_and_last(m)
     if ph == C.PH_DEPLOY_TO:
         _places_fitting(s, i, x, s[i].sel_a, m)

@@ -19,6 +19,8 @@ stable across versions and read as what the action does:
                                         (1-based, play order; 1..4, ids of 5..9 never legal)
     continue_into_hideout               raze-first rules: go on from the razed business
                                         into the Hideout (`end` stops)
+    discard_away                        `away_discard` rules: discard the AWAY (HIDDEN)
+                                        gangster just picked up instead of placing it
 
 Places: slot0..slot27 (business slots), hideout, hidden (source), aside (destination).
 """
@@ -53,6 +55,7 @@ def _build_action_names() -> list[str]:
     names += [f"power:{p}" for p in range(1, 5)]
     names += [f"bribe:{k}" for k in range(1, C.NUM_BRIBE_IDS + 1)]  # the k-th Police
     names += ["continue_into_hideout"]
+    names += ["discard_away"]  # rules v3
     assert len(names) == C.NUM_ACTIONS, (len(names), C.NUM_ACTIONS)
     return names
 

@@ -21,7 +21,7 @@ from .observe import (
     SEAT_FIELDS,
     SLOT_FEATURES,
 )
-from .rules import RULE_FIELDS
+from .rules import OBSERVED_RULE_FIELDS
 
 Key = tuple
 
@@ -56,7 +56,7 @@ def column_keys(
 
 def _current_keys() -> list[Key]:
     keys = column_keys(
-        GLOBAL_FIELDS, C.QUEUE_LEN, QUEUE_FEATURES, RULE_FIELDS, SEAT_FIELDS, SLOT_FEATURES
+        GLOBAL_FIELDS, C.QUEUE_LEN, QUEUE_FEATURES, OBSERVED_RULE_FIELDS, SEAT_FIELDS, SLOT_FEATURES
     )
     assert len(keys) == OBS_SIZE, (len(keys), OBS_SIZE)
     return keys

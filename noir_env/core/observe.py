@@ -11,7 +11,7 @@ from ..engine.layout import field_offsets
 from ..engine.refcount import borrowed
 from . import constants as C
 from .board import in_first_round
-from .rules import NUM_RULE_FIELDS, RULE_FIELDS
+from .rules import NUM_OBSERVED_RULE_FIELDS, RULE_FIELDS
 
 RULE_PREP_FIRST = RULE_FIELDS.index("prep_first")
 RULE_CD_NEXT_TURN = RULE_FIELDS.index("cd_next_turn")
@@ -96,7 +96,7 @@ GLOBAL_FIELDS = [
     ("queue", C.QUEUE_LEN * QF),
     ("move_locked", C.NUM_PLACES * 4),
     ("kidnapped_this_move", 4),  # the active player's, kept HIDDEN until the next Move (R3.5)
-    ("rules", NUM_RULE_FIELDS),
+    ("rules", NUM_OBSERVED_RULE_FIELDS),  # the rules row but the fields added after rules v2
 ]
 
 
@@ -190,7 +190,7 @@ def write_observation(s, i, seat, o):
         o[O_CD_TOK] = s[i].cd_tokens
         o[O_CD_HOLD + _rel(s, i, seat, s[i].cd_holder)] = 1.0
         o[O_CD_LEFT] = countdown_turns_left(s, i)
-    for k in range(NUM_RULE_FIELDS):
+    for k in range(NUM_OBSERVED_RULE_FIELDS):
         o[O_RULES + k] = s[i].rules[k]
     o[O_COUNT] = s[i].count
     ph = s[i].phase

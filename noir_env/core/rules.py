@@ -62,6 +62,7 @@ class Rules:
     hideout_gangsters_attack: bool = True  # R3.1: gangsters on the Hideout may attack
     poker_all_in: bool = False  # R5.8: a player with 1 coin stakes it (else needs 2)
     unplaced_discard_weakest: bool = False  # R4.2: returning gangsters placed strongest first
+    away_discard: bool = False  # R4.2: a returning (HIDDEN) gangster may be discarded instead
 
     def __post_init__(self) -> None:
         """Reject a field of the wrong type or outside its meaningful range (ValueError /
@@ -133,6 +134,7 @@ class Rules:
             poker_all_in=int(self.poker_all_in),
             discard_weakest=int(self.unplaced_discard_weakest),
             turncoat_attackers=int(self.turncoat_attackers),
+            away_discard=int(self.away_discard),
         )
 
 
@@ -204,7 +206,8 @@ class RulesK(NamedTuple):
     hideout_attackers: int
     poker_all_in: int
     discard_weakest: int
-    turncoat_attackers: int  # last: the columns before it keep their place (rules v2)
+    turncoat_attackers: int  # after the others: their columns keep their place (rules v2)
+    away_discard: int  # rules v3: in the state's row only, after the money thresholds
 
 
 @njit(cache=True)
@@ -226,6 +229,7 @@ NOIRBROUGH = Rules(
     countdown_starts_next_turn=False,
     hideout_gangsters_attack=False,
     turncoat_attackers=True,
+    away_discard=True,
 )
 ORIGINAL = Rules(
     name="original",
@@ -268,20 +272,23 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
 
 
 # --- rules stored in the state: one int16 row per game -------------------------------------
-RULE_FIELDS = [f for f in RulesK._fields if f != "money_thr"] + [
-    "money_thr_3",
-    "money_thr_4",
-    "money_thr_5",
-    "money_thr_6",
-]
+# The row: the fields of rules v2 in RulesK's order, the four money thresholds, then the
+# fields added since. The observation holds the first NUM_OBSERVED_RULE_FIELDS values (its
+# layout stays that of rules v2); a later field shows in the legal actions it changes.
+LATER_RULE_FIELDS = ["away_discard"]
+NUM_OBSERVED_RULE_FIELDS = 31
+RULE_FIELDS = [f for f in RulesK._fields if f != "money_thr" and f not in LATER_RULE_FIELDS]
+RULE_FIELDS += ["money_thr_3", "money_thr_4", "money_thr_5", "money_thr_6", *LATER_RULE_FIELDS]
 NUM_RULE_FIELDS = len(RULE_FIELDS)
+OBSERVED_RULE_FIELDS = RULE_FIELDS[:NUM_OBSERVED_RULE_FIELDS]
 
 
 def rules_row(rules: Rules) -> np.ndarray:
     """The int16 row that `State.rules` holds for a game played under `rules`."""
     k = rules.kernel()._asdict()
     thr = k.pop("money_thr")
-    return np.array([*k.values(), *thr], dtype=np.int16)
+    later = [k.pop(f) for f in LATER_RULE_FIELDS]
+    return np.array([*k.values(), *thr, *later], dtype=np.int16)
 
 
 def rules_from_row(row) -> dict:
@@ -309,6 +316,7 @@ _KERNEL_BOOLS = {
     "poker_all_in": "poker_all_in",
     "discard_weakest": "unplaced_discard_weakest",
     "turncoat_attackers": "turncoat_attackers",
+    "away_discard": "away_discard",
 }
 _KERNEL_CHOICES = {
     "prep_first": ("step_order", dict(enumerate(_STEP_ORDERS))),
@@ -363,14 +371,16 @@ def _windows_of_bits(bits) -> tuple[str, ...]:
 
 
 _THR = RULE_FIELDS.index("money_thr_3")
-assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"]
+assert RULE_FIELDS[:_THR] == [f for f in RulesK._fields if f != "money_thr"][:_THR]
+assert RULE_FIELDS[_THR + 4 :] == list(RulesK._fields[_THR + 1 :]) == LATER_RULE_FIELDS
+assert _THR + 4 == NUM_OBSERVED_RULE_FIELDS == 31  # the observation's rules part (rules v2)
 assert _THR == 27 and RulesK._fields.index("money_thr") == 13  # the literal indices of rules_of
 
 
 @njit(cache=True)
 def rules_of(s, i):
-    """Game i's rules as a RulesK (built from its row of `s.rules`; the order of the
-    NamedTuple's fields, with the four money thresholds at the row's end)."""
+    """Game i's rules as a RulesK (built from its row of `s.rules`: the order of the
+    NamedTuple's fields, with the four money thresholds after those of rules v2)."""
     a = s[i].rules
     return RulesK(
         np.int64(a[0]),
@@ -401,4 +411,5 @@ def rules_of(s, i):
         np.int64(a[24]),
         np.int64(a[25]),
         np.int64(a[26]),
+        np.int64(a[31]),
     )

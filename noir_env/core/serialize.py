@@ -469,8 +469,8 @@ def _load_log(g, log: dict) -> None:
         if k >= written and any(values):
             why = f"log.n={g.log_n} events leave this row unwritten (zeros)"
             raise ValueError(f"log.events[{k}]={values}: {why}")
-        if k < written and not 0 <= values[0] <= C.EV_TURNCOAT_MISS:
-            why = f"not an event code 0..{C.EV_TURNCOAT_MISS}"
+        if k < written and not 0 <= values[0] <= C.EV_AWAY_DISCARD:
+            why = f"not an event code 0..{C.EV_AWAY_DISCARD}"
             raise ValueError(f"log.events[{k}][0]={values[0]}: {why}")
         g.log[k] = values
 

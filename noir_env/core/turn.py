@@ -306,18 +306,32 @@ def pick_up(s, i, pw, src):
 
 
 @njit(cache=True)
+def discard_away(s, i):
+    """A_DISCARD_AWAY (`away_discard`): the AWAY (HIDDEN) gangster just picked up goes to
+    the discard pile instead of onto a place (R4.2)."""
+    p = s[i].active
+    pw = s[i].sel_a
+    s[i].discard[C.G1 + pw] += 1
+    log_event(s, i, C.EV_AWAY_DISCARD, p, pw + 1)
+    s[i].phase = C.PH_MOVE
+
+
+@njit(cache=True)
 def declare_target(s, r, i, q, t):
-    """R3.1: name the attack target; the business on top and the Hideout count as one,
-    except in raze-first rules, where the Hideout is a building of its own (R3.7)."""
+    """R3.1: name the attack target (D7). In the breach rules the business on top and the
+    Hideout count as one target. In raze-first rules the Hideout is a building of its own,
+    but an attack on a buried Hideout goes through the business on top first, so it is an
+    attack on that business too (R3.7); the mask keeps a covered Hideout from being
+    declared once the business on top was attacked."""
     s[i].atk_player = q
     s[i].atk_slot = t
     s[i].attacked[q, t] = 1
     top = s[i].ho_top[q]
-    if top >= 0 and not r.raze_first:
-        if t == top:
-            s[i].attacked[q, C.PLACE_HIDEOUT] = 1
-        elif t == C.TGT_HIDEOUT:
+    if top >= 0:
+        if t == C.TGT_HIDEOUT:
             s[i].attacked[q, top] = 1
+        elif t == top and not r.raze_first:
+            s[i].attacked[q, C.PLACE_HIDEOUT] = 1
     s[i].phase = C.PH_ATTACKERS
 
 
@@ -416,6 +430,8 @@ def apply_action(s, r, i, a):
         continue_into_hideout(s, r, i, a == C.A_CONTINUE)
     elif a == C.A_END:
         end_step(s, r, i)
+    elif a == C.A_DISCARD_AWAY:
+        discard_away(s, i)
     elif a == C.A_CONFIRM:
         confirm_attack(s, r, i)
     elif a < C.A_DRAW:

@@ -117,6 +117,8 @@ def _noir_meaning(g, a: int, names: list[str]) -> str:
         return "launch the attack with the gangsters chosen so far"
     if name == "continue_into_hideout":
         return "go on from the razed business into the Hideout"
+    if name == "discard_away":
+        return f"discard your hidden {int(g.sel_a) + 1}-gangster instead of bringing it back"
     if name == "hideout_to_open":
         return "move your Hideout into the open"
     if head == "discard":

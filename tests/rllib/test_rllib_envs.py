@@ -43,7 +43,8 @@ def test_vector_env_dict_observations_next_step_and_disjoint_seeds():
     assert env.metadata["autoreset_mode"].name == "NEXT_STEP"
     assert env.single_observation_space == masked_space(get_game("noir"))
     obs, _ = env.reset(seed=2)
-    assert set(obs) == {OBS_KEY, MASK_KEY} and obs[MASK_KEY].shape == (16, 384)
+    actions = get_game("noir").num_actions
+    assert set(obs) == {OBS_KEY, MASK_KEY} and obs[MASK_KEY].shape == (16, actions)
     first = set(env.env.games.game_seed.tolist())
     other = MaskedVectorEnv(16, num_players=3)
     other.reset(seed=3)  # the next env runner (RLlib seeds runner w with seed + w)
@@ -182,8 +183,8 @@ def test_export_is_the_policy_file_agents_load_plays(tmp_path):
     with torch.no_grad():
         module.net.update_obs_stats(torch.rand(100, game.obs_size) * 3)
     net = net_from_module_state(module.get_state(), "noir")
-    assert net.config == {"obs_size": game.obs_size, "num_actions": 384, "hidden": [64, 32],
-                          "game": "noir"}  # fmt: skip
+    assert net.config == {"obs_size": game.obs_size, "num_actions": game.num_actions,
+                          "hidden": [64, 32], "game": "noir"}  # fmt: skip
     save_policy(net, tmp_path / "p.pt")
     player = agents.load(str(tmp_path / "p.pt"))
     env = MaskedVectorEnv(32, num_players=4)

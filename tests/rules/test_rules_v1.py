@@ -7,7 +7,7 @@ import numpy as np
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.core.observe import O_CD_LEFT, O_RULES, countdown_turns_left
-from noir_env.core.rules import RULE_FIELDS, rules_row
+from noir_env.core.rules import OBSERVED_RULE_FIELDS, rules_row
 from noir_env.spaces import OBS_SLICES
 
 from .helpers import (
@@ -238,7 +238,8 @@ def test_raze_first_attackers_may_go_on_into_the_hideout():
 
 def test_raze_first_only_the_declared_target_counts_as_attacked():
     """R3.7 / D7: in raze-first rules the Hideout is a building of its own: attacking the
-    business on top does not use up the Hideout's attack, and the reverse."""
+    business on top does not mark the Hideout (which is out of reach only while that
+    business still covers it, rules v3)."""
     s = blank(4, "original")
     business(s, 0, 4, gangsters=[1])
     give(s, 0, C.B1)  # keeps seat 0's turn open (Deploy) so the marks can be read
@@ -343,11 +344,13 @@ def test_countdown_turns_left_counts_the_turn_in_progress():
 
 
 def test_rules_in_force_are_observed():
-    """R7: the rules row is part of the observation, so one policy can play every preset."""
+    """R7: the rules row is part of the observation, so one policy can play every preset
+    (the fields of rules v2: those added later show in the legal actions, R7.1)."""
     for preset in ("noirburg", "noirbrough", "original"):
         s = core.init(1, 4, preset, seeds=3)
-        got = core.observe(s)[0, O_RULES : O_RULES + len(RULE_FIELDS)]
-        assert np.array_equal(got, rules_row(core.PRESETS[preset]).astype(np.float32))
+        got = core.observe(s)[0, O_RULES : O_RULES + len(OBSERVED_RULE_FIELDS)]
+        want = rules_row(core.PRESETS[preset])[: len(OBSERVED_RULE_FIELDS)]
+        assert np.array_equal(got, want.astype(np.float32))
 
 
 # --- R2.5: presenting forced decisions (ask_all) -------------------------------------------
