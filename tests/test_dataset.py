@@ -171,26 +171,26 @@ def test_an_existing_dataset_is_refused_and_kept(tmp_path):
     assert sorted(p.stat().st_mtime_ns for p in tmp_path.rglob("*")) == before
 
 
-def test_an_interrupted_write_leaves_nothing(tmp_path):
-    """An agent that fails after some games (after a first chunk was written): no dataset,
-    no temporary folder."""
-    calls = [0]
+def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch):
+    """An agent that fails after some games, when chunks were written already: no
+    dataset, no temporary folder."""
+    calls, flushes = [0], []
 
     def failing(obs, mask):
         calls[0] += 1
-        if calls[0] > 400:
+        if calls[0] > 1500:
             raise RuntimeError("the agent crashed")
         return mask.argmax(axis=1)
 
+    flush = ds._flush
+    monkeypatch.setattr(ds, "_flush", lambda *args: flushes.append(1) or flush(*args))
+    monkeypatch.setattr(ds, "FLUSH_STEPS", 50)
     game = get_game("noir")
-    episodes = ds.play_episodes(game, [policy_of("f", failing)] * 4, 4, None, 50, 0, [0, 1])
-    old = ds.FLUSH_STEPS
-    ds.FLUSH_STEPS = 50
-    try:
-        with pytest.raises(RuntimeError, match="the agent crashed"):
-            ds.write_dataset("noir/broken-v0", episodes, game, tmp_path, {}, "test")
-    finally:
-        ds.FLUSH_STEPS = old
+    episodes = ds.play_episodes(game, [policy_of("f", failing)] * 4, 4, None, 50, 0, [0, 1],
+                                batch=2)  # fmt: skip
+    with pytest.raises(RuntimeError, match="the agent crashed"):
+        ds.write_dataset("noir/broken-v0", episodes, game, tmp_path, {}, "test")
+    assert len(flushes) >= 2  # written, then interrupted
     assert list(tmp_path.iterdir()) == []
 
 
