@@ -14,6 +14,8 @@ STAMP_TEXTARENA := $(VENV)/.textarena-installed
 # OpenSpiel (and Shimmy) in the main venv: open-spiel 2.0.2 and shimmy 2.0.1 pin nothing the main
 # venv's packages conflict with
 STAMP_OPENSPIEL := $(VENV)/.openspiel-installed
+# Minari (train.dataset, tests/test_dataset.py) in the main venv: 0.5.4 keeps its numpy, gymnasium
+STAMP_DATASET := $(VENV)/.dataset-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
 VENV_RLLIB := .venv-rllib
@@ -60,6 +62,10 @@ $(STAMP_OPENSPIEL): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[openspiel]"
 	touch $@
 
+$(STAMP_DATASET): pyproject.toml setup.py | $(BIN)/python
+	$(HEARTBEAT) $(BIN)/pip install -e ".[dataset]"
+	touch $@
+
 $(STAMP_DOCS): pyproject.toml setup.py | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
@@ -73,13 +79,13 @@ demo: $(STAMP_TRAIN)
 # then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
 # TextArena and OpenSpiel are installed into the main venv: tests/test_textarena.py and
 # tests/openspiel run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if
-# pyspiel is missing). The replay viewer's tests open its pages in headless Chromium
-# (tests/test_replay_viewer.py): Debian's chromium is installed when missing, and
-# NOIR_REQUIRE_BROWSER=1 makes a missing browser a failure here, where a bare pytest
-# elsewhere skips those tests
-test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
+# pyspiel is missing), and so does Minari for tests/test_dataset.py (NOIR_REQUIRE_MINARI).
+# The replay viewer's tests open its pages in headless Chromium (tests/test_replay_viewer.py):
+# Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
+# browser a failure here, where a bare pytest elsewhere skips those tests
+test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 $(BIN)/python -m pytest
+	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 NOIR_REQUIRE_MINARI=1 $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib
 

@@ -26,8 +26,9 @@ TextArena's `FirstLastObservationWrapper`. Nothing else is sent to anyone, no re
 particular: a reply may speak of its player's hand. A reply that names no legal move is
 answered with the error and the decision again, `retries` times, then the `fallback`
 decides (`noir_env.text.policy`); `game_info[player_id]` counts `invalid_replies` and
-`fallbacks`. The rewards are the game's outcome (zero-sum); a game stopped after
-`max_steps` decisions is a draw.
+`fallbacks`, and a `FallbackWarning` says when more than `warn_rate` of a player's
+decisions (after `warn_after`) were the fallback's. The rewards are the game's outcome
+(zero-sum); a game stopped after `max_steps` decisions is a draw.
 """
 
 from __future__ import annotations
@@ -64,10 +65,12 @@ class NoirTextArenaEnv(ta.Env):
     """One game of `game` as a TextArena env (module docstring)."""
 
     def __init__(self, game: str | Game = "noir", rules: Any = None, retries: int = 2,
-                 fallback: Any = "first", max_steps: int = 10_000) -> None:  # fmt: skip
+                 fallback: Any = "first", max_steps: int = 10_000,
+                 warn_rate: float | None = 0.1, warn_after: int = 20) -> None:  # fmt: skip
         self.game = get_game(game)
         self.rules = self.game.check_rules(rules)
-        self.policy = InvalidMovePolicy(retries=retries, fallback=fallback)
+        self.policy = InvalidMovePolicy(retries=retries, fallback=fallback,
+                                        warn_rate=warn_rate, warn_after=warn_after)  # fmt: skip
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be an int >= 1, got {max_steps!r}")
         self.max_steps = max_steps
@@ -84,7 +87,7 @@ class NoirTextArenaEnv(ta.Env):
         self.seed = int(seed)
         self.core = self.game.init(1, n, self.rules, [self.seed], ask_all=True)
         self.view = TextView(self.game)
-        self.counts = [TextCounts() for _ in range(n)]
+        self.counts = [TextCounts(who=self.view.names[q]) for q in range(n)]
         self._tries = 0
         # seed=None: TextArena's state would otherwise reseed Python's global `random`
         self.state = ta.FFAMultiPlayerState(num_players=n, seed=None,

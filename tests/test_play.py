@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from train.play import describe_action, load_bots, play
+from train.play import board_changes, describe_action, load_bots, play
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,7 @@ class LastByName(io.StringIO):
         if self.left == 0:
             return ""
         self.left -= 1
-        listed = re.findall(r"^ +\d+\. (\S+)", self.out.getvalue(), re.MULTILINE)
+        listed = re.findall(r"^ +\d+\. (\S+?)(?:: |$)", self.out.getvalue(), re.MULTILINE)
         return listed[-1] + "\n"
 
 
@@ -102,3 +102,59 @@ def test_relative_targets_name_the_player():
 
     a = action_id("target:+1:hideout")
     assert describe_action(a, 3, ["p0", "p1", "p2", "p3"]) == "target:+1:hideout  (p0)"
+
+
+def test_each_action_is_listed_with_its_cost_and_effect_in_the_text_interfaces_words():
+    from noir_env.game import get_game
+    from noir_env.text import legal_moves
+
+    game = get_game("noir")
+    state = game.init(1, 4, seeds=[5], ask_all=True)  # the deal of play(seed=5)
+    seat = int(state.actor[0])  # the human decides first
+    stdout = io.StringIO()
+    play(4, ["random"], seat=seat, seed=5, stdin=LastByName(stdout, 40), stdout=stdout)
+    out = stdout.getvalue()
+    listed = re.findall(r"^ +\d+\. (\S+?): (.+)$", out, re.MULTILINE)
+    assert len(listed) > 100 and not re.findall(r"^ +\d+\. \S+$", out, re.MULTILINE)
+    meanings = dict(listed)
+    assert meanings["end"] and any(m.endswith("for free") for m in meanings.values())
+    assert any(re.search(r"for \d coins?\b", m) for m in meanings.values())
+    # the very sentences of noir_env.text (one copy): the first decision's list
+    first = legal_moves(game, state, 0, [f"player_{q}" for q in range(4)])
+    assert all(f"{m.name}: {m.meaning}" in out for m in first)
+
+
+def test_later_decisions_show_only_what_changed_and_the_board_on_request():
+    answers = ["1"] * 6 + ["?"] + ["1"] * 6 + ["board"] + ["1"] * 6
+    stdout = io.StringIO()
+    play(3, ["random"], seat=0, seed=2, stdin=io.StringIO("\n".join(answers) + "\n"),
+         stdout=stdout)  # fmt: skip
+    out = stdout.getvalue()
+    decisions = out.count("Your decision (")
+    whole_boards = out.count("\n\nplayer_1: money")  # the whole board has blank lines
+    assert decisions >= 12 and whole_boards == 3  # the first decision, '?', 'board'
+    assert (
+        out.count("Changed since your last decision ('board' shows the whole board):")
+        + (out.count("The board has not changed since your last decision."))
+        == decisions - 1
+    )
+
+
+def test_board_changes_keep_what_changed():
+    before = (
+        "NOIR, turn 3\nBank 40 coins\n\nplayer_0: money 3  <- you\n  Hideout: gangsters 1\n"
+        "  slot 0: Casino\n  your hand: police\n\nplayer_1: money 5\n  Hideout: none"
+    )
+    now = (
+        "NOIR, turn 4\nBank 40 coins\n\nplayer_0: money 7  <- you\n  Hideout: gangsters 1\n"
+        "  your hand: police, bribe\n\nplayer_1: money 5\n  Hideout: none\n\n"
+        "Pending attack: player_1 on player_0"
+    )
+    assert board_changes(before, now) == [
+        "NOIR, turn 4",
+        "player_0: money 7  <- you",
+        "  your hand: police, bribe",
+        "  gone: slot 0: Casino",
+        "Pending attack: player_1 on player_0",
+    ]
+    assert board_changes(now, now) == []

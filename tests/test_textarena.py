@@ -10,6 +10,7 @@ from textarena.agents.wrappers import AnswerTokenAgentWrapper
 import noir_env.textarena as nta
 from agents import load
 from noir_env.game import get_game
+from noir_env.text import FallbackWarning
 
 
 class ScriptedAgent(ta.Agent):
@@ -114,3 +115,29 @@ def test_registry_and_errors():
         ta.make("DistrictNoir-v0").reset(num_players=3)
     with pytest.raises(ValueError, match="max_steps"):
         nta.NoirTextArenaEnv(max_steps=0)
+
+
+def test_a_reply_of_thousands_of_digits_is_asked_again_then_falls_back():
+    env = ta.make("Noir-v0-raw")
+    env.reset(num_players=3, seed=2)
+    player, _ = env.get_observation()
+    digits = "9" * 5000  # past Python's int() digit limit
+    for _ in range(3):  # two retries, then the fallback plays
+        assert env.get_observation()[0] == player
+        done, _ = env.step(f"Final Answer: {digits}")
+        assert not done
+    assert env.state.game_info[player]["invalid_replies"] == 3
+    assert env.state.game_info[player]["fallbacks"] == 1
+
+
+def test_a_seat_that_mostly_falls_back_is_warned_about_once(caplog):
+    env = nta.NoirTextArenaEnv("district_noir", retries=0, warn_after=4)
+    env.reset(num_players=2, seed=3)
+    with pytest.warns(FallbackWarning, match="player_0: the fallback") as warned:
+        for _ in range(30):
+            player, _ = env.get_observation()
+            done, _ = env.step("no idea" if player == 0 else "[1]")
+            if done:
+                break
+    assert len(warned) == 1 and "player_1" not in caplog.text
+    assert caplog.text.count("player_0: the fallback") == 1

@@ -5,17 +5,18 @@
 
 You play one seat of the game's AEC env (NOIR's `noir_v1`: the multi-agent presentation, you
 are asked in every reaction window, out of turn too); the other seats are agents by name
-(`agents.load`: one name for every bot, or one per bot in seat order). Before each of your
-decisions the new log lines and the board from your seat are shown (only your own hand is
-visible), then your legal actions, numbered: answer with the number or the action's name.
-`board` shows the board again, `log` the whole game log, `help` the commands, `quit` (or end
-of input) stops.
+(`agents.load`: one name for every bot, or one per bot in seat order). Every move is shown as
+it happens (passes gathered in one line), then the log lines it wrote. At your first decision
+the whole board from your seat is shown (only your own hand is visible); at each later one,
+only the parts of the board that changed since your last decision. Then your legal actions,
+numbered, each with its cost and effect in the words of the text interface
+(`noir_env.text`): answer with the number or the action's name. `board` (or `?`) shows the
+whole board, `log` the whole game log, `help` the commands, `quit` (or end of input) stops.
 A decision with only one legal action is taken for you and said so (`--ask-forced` asks
-anyway). Every move is shown as it happens (passes gathered in one line), then the log
-lines it wrote.
+anyway).
 
 Actions name players by their seat relative to you: `target:+1:slot0` is a place of the
-player one seat clockwise; the list adds who that is.
+player one seat clockwise; its meaning names that player.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ import numpy as np
 
 from noir_env.aec import GameAECEnv
 from noir_env.game import Game, game_names, get_game
+from noir_env.text import legal_moves
 
 from .cli import first_paragraph
 
 QUIT_WORDS = ("quit", "exit", "q")
+BOARD_WORDS = ("board", "?")
 HELP = (
-    "Answer with the number of an action or its name. Other commands: 'board' (show the "
-    "board), 'log' (the whole game log), 'help', 'quit'."
+    "Answer with the number of an action or its name. Other commands: 'board' or '?' (the "
+    "whole board), 'log' (the whole game log), 'help', 'quit'."
 )
 
 
@@ -94,6 +97,7 @@ class HumanGame:
         self.ask_forced = ask_forced
         self.log_shown = 0
         self.passes: list[str] = []  # passes not shown yet
+        self.board_seen: str | None = None  # the board at the human's last decision
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -191,12 +195,30 @@ class HumanGame:
             return int(legal[0])
         self.show_passes()
         self.say("")
-        self.say(self.env.board_text(self.human))
+        self.show_board()
         self.say(decision_heading(info))
+        meanings = {m.id: m.meaning for m in legal_moves(self.game, self.env.state, 0,
+                                                          self.player_names)}  # fmt: skip
         for k, a in enumerate(legal, start=1):
-            text = describe_action(int(a), self.seat, self.player_names, self.game)
-            self.say(f"  {k:>3}. {text}")
+            name, meaning = self.game.action_name(int(a)), meanings.get(int(a))
+            self.say(f"  {k:>3}. {name}: {meaning}" if meaning else f"  {k:>3}. {name}")
         return self.read_choice(legal)
+
+    def show_board(self) -> None:
+        """The whole board at the human's first decision; later, the parts that changed
+        since the last one (`board_changes`)."""
+        board = self.env.board_text(self.human)
+        if self.board_seen is None:
+            self.say(board)
+        else:
+            changed = board_changes(self.board_seen, board)
+            if changed:
+                self.say("Changed since your last decision ('board' shows the whole board):")
+                for line in changed:
+                    self.say(line)
+            else:
+                self.say("The board has not changed since your last decision.")
+        self.board_seen = board
 
     def read_choice(self, legal: np.ndarray) -> int:
         """Ask until the answer is a listed number or a legal action's name."""
@@ -219,7 +241,7 @@ class HumanGame:
         low = answer.lower()
         if low == "help":
             self.say(HELP)
-        elif low == "board":
+        elif low in BOARD_WORDS:
             self.say(self.env.board_text(self.human))
         elif low == "log":
             for line in self.env.game_log:
@@ -238,6 +260,54 @@ class HumanGame:
             self.say(f"Not understood: {answer!r}. Type a number from 1 to {legal.size}, an "
                      "action's name, or 'help'.")  # fmt: skip
         return None
+
+
+def board_changes(before: str, now: str) -> list[str]:
+    """The lines of the board text `now` that changed since `before`. The board is read as
+    blocks, each a line that is not indented (a player, the status line) with the indented
+    lines under it (their Hideout, businesses, hand), told apart by their first word: of a
+    block that changed, its first line and its new or changed indented lines are kept, and
+    those it lost (a razed business) are kept marked `gone:`; a new block is kept whole."""
+    old = dict(_blocks(before))
+    out: list[str] = []
+    for key, block in _blocks(now):
+        prev = old.get(key)
+        if prev == block:
+            continue
+        if prev is None:
+            out += block
+            continue
+        out.append(block[0])
+        out += [line for line in block[1:] if line not in prev[1:]]
+        labels = {_label(line) for line in block[1:]}
+        out += [f"  gone: {line.strip()}" for line in prev[1:] if _label(line) not in labels]
+    return out
+
+
+def _label(line: str) -> str:
+    """What an indented board line is about: its first word, with a number after it ("slot
+    3", "Hideout", "your")."""
+    words = [w.rstrip(":") for w in line.split()[:2]]
+    return " ".join(words) if len(words) == 2 and words[1].isdigit() else words[0]
+
+
+def _blocks(board: str) -> list[tuple[tuple[str, int], list[str]]]:
+    """The board's blocks (`board_changes`), each keyed by its first word and how many
+    blocks before it start with that word."""
+    blocks: list[list[str]] = []
+    for line in board.splitlines():
+        if not line.strip():
+            continue
+        if line[0].isspace() and blocks:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    keyed, seen = [], {}
+    for block in blocks:
+        word = block[0].split()[0].rstrip(":")
+        seen[word] = seen.get(word, -1) + 1
+        keyed.append(((word, seen[word]), block))
+    return keyed
 
 
 def decision_heading(info: dict) -> str:

@@ -87,5 +87,4 @@ class NoirGame(Game):
         return serialize.state_from_dict(data)
 
 
-
 NOIR = register(NoirGame())

@@ -74,5 +74,4 @@ class DistrictNoirGame(Game):
         return serialize.state_from_dict(data)
 
 
-
 DISTRICT_NOIR = register(DistrictNoirGame())

@@ -70,6 +70,11 @@ _PLAY = {
 }
 
 
+def _price(coins: int) -> str:
+    """'for free', 'for 1 coin', 'for 3 coins' (the log's words)."""
+    return "for free" if coins == 0 else f"for {coins} coin{'' if coins == 1 else 's'}"
+
+
 def _card_words(t: int) -> str:
     """A card type as the log writes it: 'a 3-gangster', 'a Speakeasy', 'a Police'."""
     if t <= C.G4:
@@ -127,13 +132,13 @@ def _noir_meaning(g, a: int, names: list[str]) -> str:
         return f"{verb} {card} from your hand"
     if head == "draw":
         n = int(rest)
-        return f"draw {n} card{'s' if n > 1 else ''} for {n - 1} coin{'' if n == 2 else 's'}"
+        return f"draw {n} card{'s' if n > 1 else ''} {_price(n - 1)}"
     if head == "deploy":
         t = C.CARD_NAMES.index(rest)
         if t <= C.G4:
-            return f"deploy a {t + 1}-gangster for {t} coins, then choose where it goes"
+            return f"deploy a {t + 1}-gangster {_price(t)}, then choose where it goes"
         inc = t - C.B1 + 1
-        return f"open a {C.BUSINESS_NAMES[inc - 1]} (income {inc}) for {inc - 1} coins"
+        return f"open a {C.BUSINESS_NAMES[inc - 1]} (income {inc}) {_price(inc - 1)}"
     if head == "from":
         power, _, src = rest.partition("@")
         what = f"your {power[1:]}-gangster from {_own_place(g, p, src)}"

@@ -5,12 +5,13 @@
     action = view.parse(reply, state, i)         # InvalidReply lists the legal moves
     view.record(state, i, action)                # before stepping: what the seat decided
 
-A prompt holds, in this order: who the seat is and the game in brief, how to answer, the
+A prompt holds, in this order: who the seat is, the game's rules card (`rules_card`), the
 table from the seat's view (the game's own board text: only the seat's hand is shown),
 what happened since the seat's last decision (sentences of the game log, `chronicle`),
 the phase and what is being decided, and the legal moves, numbered, each with its stable
-name and a one-line meaning (`moves`). `intro` and `decision` are its two halves, for a
-caller that gives the brief once (TextArena's first message).
+name and a one-line meaning (`moves`), then how to answer (`parse`'s grammar: a move in
+square brackets last). `intro` (who and the rules) and `decision` (the rest) are its two
+halves, for a caller that gives the rules once (TextArena's first message).
 """
 
 from __future__ import annotations
@@ -20,38 +21,25 @@ from typing import Any
 import numpy as np
 
 from ..core import constants as C
-from ..core.rules import PRESETS, rules_row
+from ..core.rules import PRESETS, rules_from_kernel_values, rules_from_row, rules_row
 from ..district import constants as DC
 from ..game import Game, get_game
 from ..views import board_text
 from .chronicle import chronicle_for
 from .moves import Move, legal_moves
 from .parse import parse_reply
+from .rules_card import rules_card, templates
 
 _INTRO = {
     "noir": (
-        "You are {name}, playing NOIR, a mafia card game, with {n} players. Each player "
-        "runs businesses guarded by gangsters around a Hideout: collect income, move "
-        "gangsters, attack the others' businesses and Hideouts, and play reaction cards "
-        "(Police, Bribe, Drive-by, Turncoat, Poker Night) out of turn in reaction windows. "
-        "A player wins by eliminating two players, as the last player standing, with enough "
-        "money at the end of their own turn, or with the best score when the countdown runs "
-        "out. Players are named by seat; a move's target:+r names the player r seats after "
-        "you."
+        "You are {name}, playing NOIR, a mafia card game, with {n} players ({rules} rules). "
+        "Players are named by seat; a move's target:+r names the player r seats after you."
     ),
-    "district_noir": (
-        "You are {name}, playing District Noir, a card game for two players in four rounds. "
-        "In each round the players take turns: five times each puts a card from the hand at "
-        "the end of a shared line, and once each takes the last five cards of the line into "
-        "a face-up collection. At the end each gang (5, 6, 7, 8) scores its value for the "
-        "player holding most of it, each set of the four gangs scores 5, alliance cards add "
-        "and betrayal cards subtract their points; whoever collects all three buildings "
-        "(port, police_hq, city_hall) wins at once."
-    ),
+    "district_noir": "You are {name}, playing District Noir, a card game for two players.",
 }
 _ANSWER = (
-    "Answer with the name of one legal move from the list above, for example [{example}], "
-    "or with its number."
+    "Think it over if you like, then end your reply with your move in square brackets: its "
+    "name, for example [{example}], or its number in the list."
 )
 _DECIDE = {
     C.PH_MULLIGAN: "mulligan: set cards aside to draw new ones, or keep your hand",
@@ -75,8 +63,10 @@ class TextView:
     docstring). `names`: the players by seat (default player_0, player_1, ...). One view
     follows any number of games, each recognised from the game itself (`chronicle`)."""
 
-    def __init__(self, game: str | Game, names: list[str] | None = None):
+    def __init__(self, game: str | Game, names: list[str] | None = None,
+                 rules_card: bool = True):  # fmt: skip
         self.game = get_game(game)
+        self.rules_card = bool(rules_card)
         self.names = (
             list(names)
             if names is not None
@@ -100,11 +90,18 @@ class TextView:
 
     # --- the prompt ---------------------------------------------------------------------
     def intro(self, state, i: int = 0, seat: int | None = None) -> str:
-        """Who `seat` (default: the seat to act) is and the game in brief."""
+        """Who `seat` (default: the seat to act) is, the game, and its rules card (the
+        game's rules in brief for its rule set and player count, `rules_card`) unless
+        the view was made with rules_card=False."""
         seat = self._seat(state, i, seat)
         n = int(self.game.num_players(state[i : i + 1])[0])
+        rules = self._rules_of(state, i)
         brief = _INTRO.get(self.game.name, "You are {name}, playing {title}.")
-        return brief.format(name=self.names[seat], n=n, title=self.game.title)
+        text = brief.format(name=self.names[seat], n=n, title=self.game.title,
+                            rules=getattr(rules, "name", None))  # fmt: skip
+        if self.rules_card and self.game.name in templates():
+            text += "\n\nThe rules in brief:\n" + rules_card(self.game.name, rules, n)
+        return text
 
     def decision(self, state, i: int = 0, seat: int | None = None) -> str:
         """The table from `seat`'s view, what happened since its last decision, what is
@@ -159,13 +156,18 @@ class TextView:
 
     def _rules(self, state, i: int) -> Any:
         """NOIR: the preset a game's rules row is (the board names it); None otherwise."""
+        rules = self._rules_of(state, i)
+        return rules.name if rules is not None and rules.name in PRESETS else None
+
+    def _rules_of(self, state, i: int) -> Any:
+        """NOIR: game i's `Rules` (a preset's, else "custom" ones); None for other games."""
         if self.game.name != "noir":
             return None
         row = np.asarray(state[i]["rules"])
-        for name, rules in PRESETS.items():
+        for rules in PRESETS.values():
             if np.array_equal(rules_row(rules), row):
-                return name
-        return None
+                return rules
+        return rules_from_kernel_values(rules_from_row(row), name="custom")
 
     def _happened(self, state, i: int, seat: int) -> str:
         if self.chronicle is None:

@@ -62,9 +62,7 @@ class GameSB3VecEnv(VecEnv):
         )  # fmt: skip  # copy: SB3 keeps the last observation while it steps again
         self.game = self.games.game
         self.render_mode = None
-        super().__init__(
-            self.games.num_envs, observation_space(self.game), action_space(self.game)
-        )
+        super().__init__(self.games.num_envs, observation_space(self.game), action_space(self.game))
         self._actions: np.ndarray | None = None
         self._mask: np.ndarray | None = None
 
