@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-import pickle
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ import torch
 
 from agents.ppo_file import save_atomic
 from agents.ppo_net import PolicyNet
+from agents.torch_file import load_torch_file
 from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
@@ -193,30 +193,14 @@ def save_checkpoint(run: Run, update: int) -> None:
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:
-    """A checkpoint written by `save_checkpoint`, loaded with `weights_only=True`: tensors
-    and plain data only, so a crafted file cannot run code. ValueError naming what is wrong
-    for a file that holds anything else, is damaged, or is not a train.ppo checkpoint."""
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch reports a damaged file in many ways
-        if isinstance(e, pickle.UnpicklingError) and _unsafe_globals(path):
-            raise ValueError(
-                f"{path}: refused, it holds objects other than tensors and plain data "
-                f"({', '.join(_unsafe_globals(path)[:3])}: loading them could run code)"
-            ) from None
-        raise ValueError(f"{path}: not a readable checkpoint ({type(e).__name__})") from None
+    """A checkpoint written by `save_checkpoint`, read as `agents.torch_file` reads a file
+    from outside: tensors and plain data only (a crafted file cannot run code), within the
+    file's bytes. ValueError naming what is wrong for a file that holds anything else, is
+    damaged, or is not a train.ppo checkpoint."""
+    ckpt = load_torch_file(path, "checkpoint")
     if not isinstance(ckpt, dict) or not ckpt.keys() >= CHECKPOINT_KEYS:
         raise ValueError(f"{path}: not a train.ppo checkpoint (keys {sorted(CHECKPOINT_KEYS)})")
     return ckpt
-
-
-def _unsafe_globals(path: Path) -> list[str]:
-    """The code a torch file would import when unpickled, beyond what `weights_only`
-    allows ([] for a file that is not a torch zip archive)."""
-    try:
-        return torch.serialization.get_unsafe_globals_in_checkpoint(path)
-    except Exception:  # not a torch archive: nothing it could import
-        return []
 
 
 def load_checkpoint(run: Run) -> None:
