@@ -205,17 +205,18 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
 
 def load_checkpoint(run: Run) -> None:
     """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it.
-    A checkpoint that does not load safely or does not fit the run is a SystemExit
-    naming the problem."""
+    A checkpoint that is missing, does not load safely or does not fit the run is a
+    ValueError naming the problem."""
     path = run.checkpoint_path
     if path.is_file() and not run.args.resume:
-        raise SystemExit(
+        raise ValueError(
             f"{run.run_dir} already holds a run: --resume continues it, or pick a new --run-name"
         )
     if not run.args.resume:
         return
     if not path.is_file():
-        raise SystemExit(f"--resume: no checkpoint at {path}")
+        raise ValueError(f"--resume: no checkpoint at {path} (the run stopped before its first "
+                         "one: start it again without --resume)")  # fmt: skip
     try:
         ckpt = read_checkpoint(path)
         run.net.load_state_dict(ckpt["net"])
@@ -230,6 +231,6 @@ def load_checkpoint(run: Run) -> None:
         torch.set_rng_state(ckpt["torch_rng"])
         run.league.load_state(ckpt.get("league", {}))
     except (ValueError, RuntimeError, KeyError, TypeError) as e:
-        raise SystemExit(f"--resume: {e}") from None
+        raise ValueError(f"--resume: {e}") from None
     run.start_update, run.global_step = int(ckpt["update"]), int(ckpt["global_step"])
     run.elapsed = float(ckpt["elapsed"])
