@@ -19,12 +19,12 @@ hands the rows to their network, one call per network.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
 
+from noir_env._json_file import read_json_file
 from noir_env.core import constants as C
 from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
 
@@ -44,15 +44,7 @@ def read_policy_table(path: str | os.PathLike) -> dict[int, Path]:
     unknown, a name that is not a relative path, a policy file missing) raises ValueError
     naming the table and what is wrong."""
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{path}: no policy table there")
-    if path.stat().st_size > MAX_TABLE_BYTES:
-        raise ValueError(f"{path}: not a policy table: {path.stat().st_size} bytes, "
-                         f"a table is at most {MAX_TABLE_BYTES}")  # fmt: skip
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not a policy table: not JSON ({err})") from None
+    data = read_json_file(path, "policy table", MAX_TABLE_BYTES)
     return _checked_table(data, path)
 
 

@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from ._atomic import atomic_write_text
+from ._json_file import read_json_file
 from .core.args import as_int
 from .core.rules import PRESETS, Rules
 
 NOIR_ENVS = ("noir_v1", "noir_v0")  # the `env` of the histories noir_v1.replay plays
+MAX_HISTORY_BYTES = 16 << 20  # a game is a few thousand action ids: a few kB
 
 
 def rules_to_json(rules: Rules) -> str | dict:
@@ -83,7 +85,8 @@ def save_history(history: dict, path: str | os.PathLike) -> None:
     atomic_write_text(path, json.dumps(history))
 
 
-def load_history(path: str | os.PathLike) -> dict:
-    """Read a history written by `save_history`."""
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+def load_history(path: str | os.PathLike) -> Any:
+    """Read a history written by `save_history` (its JSON value: `check_history` checks
+    it). ValueError naming the file if it is missing, larger than `MAX_HISTORY_BYTES`, or
+    not JSON (nesting bounded: `noir_env._json_file`)."""
+    return read_json_file(path, "game history", MAX_HISTORY_BYTES)
