@@ -20,8 +20,10 @@ Per player, `takes` defaults to round + taken. If `deck` is left out, the cards 
 nowhere else are shuffled (by a generator seeded from `rng`, so one dict always loads one
 position): three go to the box unless `removed` is given, the rest form the draw pile. If
 `deck` is given and `removed` is not, every card placed nowhere else is in the box (so a
-hand-written position may box more than three cards). The loaded position is checked
-(validate.py) and its legal actions computed; a forced decision is not taken by itself.
+hand-written position may box more than three cards). Every value is type- and range-checked
+as it is read (an int is an int, not a bool, a float or a string; an unknown key is refused),
+the loaded position is checked (validate.py) and its legal actions computed; a forced
+decision is not taken by itself.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.serialize import _dict, _enum, _int, _known_keys, _list
 from . import constants as C
 from .api import refresh
 from .state import State, allocate, check_state, kernel_view
@@ -43,35 +46,20 @@ def _cards(counts) -> dict[str, int]:
     return {C.CARD_NAMES[t]: int(n) for t, n in enumerate(counts) if n}
 
 
-def _card_id(name, what: str) -> int:
-    if name not in C.CARD_NAMES:
-        raise ValueError(f"{what}: unknown card {name!r}; cards: {C.CARD_NAMES}")
-    return C.CARD_NAMES.index(name)
-
-
-def _card_counts(d, what: str) -> np.ndarray:
+def _card_counts(d, key: str) -> np.ndarray:
+    """{card name: count} as counts per card type."""
     if not isinstance(d, dict):
-        raise ValueError(f"{what}: a dict {{card name: count}} is needed, got {d!r}")
+        raise ValueError(f"{key}={d!r:.80}: must be a dict {{card name: count}}")
     out = np.zeros(C.NUM_CARD_TYPES, np.int8)
     for name, n in d.items():
-        t = _card_id(name, what)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= C.CARD_COUNTS[t]:
-            raise ValueError(f"{what}: count of {name} must be 0..{C.CARD_COUNTS[t]}, got {n!r}")
-        out[t] = n
+        t = _enum(name, C.CARD_NAMES, f"{key}: card name")
+        out[t] = _int(n, f"{key}.{name}", 0, int(C.CARD_COUNTS[t]))
     return out
 
 
-def _card_list(v, what: str, cap: int) -> list[int]:
-    if not isinstance(v, list) or len(v) > cap:
-        raise ValueError(f"{what}: a list of at most {cap} card names is needed, got {v!r}")
-    return [_card_id(name, f"{what}[{k}]") for k, name in enumerate(v)]
-
-
-def _int(d: dict, key: str, default: int, lo: int, hi: int, what: str = "") -> int:
-    v = d.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ValueError(f"{what}{key} must be an integer {lo}..{hi}, got {v!r}")
-    return v
+def _card_list(v, key: str, cap: int) -> list[int]:
+    """A list of card names as card ids."""
+    return [_enum(name, C.CARD_NAMES, f"{key}[{k}]") for k, name in enumerate(_list(v, key, cap))]
 
 
 def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
@@ -106,12 +94,22 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
     }
 
 
+# every value is type- and range-checked as it is read, with NOIR's helpers (ValueError
+# naming the key and the value); validate.py then checks that the parts agree
+TOP_KEYS = {"format", "phase", "round", "start_player", "actor", "players", "line", "deck",
+            "removed", "result", "rng", "steps"}  # fmt: skip
+PLAYER_KEYS = {"hand", "collection", "actions", "taken", "takes"}
+
+
 def state_from_dict(d: dict[str, Any]) -> State:
-    """A batch of one game from the dict form; raises ValueError naming what is wrong."""
+    """A batch of one game from the dict form; raises ValueError naming the key and the
+    value of anything wrong (an unknown key, a value of the wrong type or out of range, a
+    position whose parts disagree)."""
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
+        raise ValueError(f"unknown state format {d.get('format')!r:.80}; expected {FORMAT!r}")
+    _known_keys(d, TOP_KEYS, "the state dict")
     s = allocate(1)
     g = s[0]
     _load_turn(g, d)
@@ -129,57 +127,48 @@ def state_from_dict(d: dict[str, Any]) -> State:
 
 
 def _load_turn(g, d: dict) -> None:
-    phase = d.get("phase", "play")
-    if phase not in C.PHASE_NAMES:
-        raise ValueError(f"phase: {phase!r} is not one of {C.PHASE_NAMES}")
-    g.phase = C.PHASE_NAMES.index(phase)
-    g.round_no = _int(d, "round", 0, 0, C.NUM_ROUNDS - 1)
-    g.start_player = _int(d, "start_player", 0, 0, 1)
+    g.phase = _enum(d.get("phase", "play"), C.PHASE_NAMES, "phase")
+    g.round_no = _int(d.get("round", 0), "round", 0, C.NUM_ROUNDS - 1)
+    g.start_player = _int(d.get("start_player", 0), "start_player", 0, 1)
     rng = d.get("rng", DEFAULT_RNG)
-    try:
-        g.rng = np.uint64(int(rng, 16) if isinstance(rng, str) else int(rng))
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"rng must be a 64-bit integer or a hex string, got {rng!r}") from None
-    if g.rng == 0:
-        raise ValueError("rng must be non-zero (xorshift64 state)")
-    g.steps = _int(d, "steps", 0, 0, 2**31 - 1)
+    if isinstance(rng, str):
+        try:
+            rng = int(rng, 16)
+        except ValueError:
+            why = "must be a hex string like '0x2545f4914f6cdd1d'"
+            raise ValueError(f"rng={rng!r:.40}: {why}") from None
+    g.rng = _int(rng, "rng (xorshift64 state, non-zero)", 1, 2**64 - 1)
+    g.steps = _int(d.get("steps", 0), "steps", 0, 2**31 - 1)
 
 
 def _load_players(g, d: dict) -> None:
     players = d.get("players")
     if not isinstance(players, list) or len(players) != C.NUM_PLAYERS:
-        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {players!r}")
+        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {players!r:.80}")
     for p, pd in enumerate(players):
-        what = f"players[{p}]."
-        if not isinstance(pd, dict):
-            raise ValueError(f"players[{p}] must be a dict, got {pd!r}")
-        g.hand[p] = _card_counts(pd.get("hand", {}), what + "hand")
-        g.coll[p] = _card_counts(pd.get("collection", {}), what + "collection")
-        g.acts[p] = _int(pd, "actions", 0, 0, C.ACTIONS_PER_ROUND, what)
+        key = f"players[{p}]"
+        pd = _dict(pd, key, PLAYER_KEYS)
+        g.hand[p] = _card_counts(pd.get("hand", {}), f"{key}.hand")
+        g.coll[p] = _card_counts(pd.get("collection", {}), f"{key}.collection")
+        g.acts[p] = _int(pd.get("actions", 0), f"{key}.actions", 0, C.ACTIONS_PER_ROUND)
         taken = pd.get("taken", False)
-        if not isinstance(taken, bool):
-            raise ValueError(f"{what}taken must be true or false, got {taken!r}")
+        if not isinstance(taken, bool | np.bool_):
+            raise ValueError(f"{key}.taken={taken!r:.80}: must be true or false")
         g.taken[p] = taken
-        g.takes[p] = _int(pd, "takes", int(g.round_no) + taken, 0, C.NUM_ROUNDS, what)
+        default_takes = int(g.round_no) + bool(taken)
+        g.takes[p] = _int(pd.get("takes", default_takes), f"{key}.takes", 0, C.NUM_ROUNDS)
     sp = int(g.start_player)
     derived = sp if g.acts[sp] == g.acts[1 - sp] else 1 - sp
     if g.phase == C.PH_GAME_OVER:
         derived = -1
-    g.actor = _int(d, "actor", derived, -1, 1)
+    g.actor = _int(d.get("actor", derived), "actor", -1, 1)
 
 
 def _load_result(g, d: dict) -> None:
-    res = d.get("result", {})
-    if not isinstance(res, dict):
-        raise ValueError(f"result must be a dict, got {res!r}")
+    res = _dict(d.get("result", {}), "result", {"winner", "reason"})
     winner = res.get("winner")
-    if winner not in (None, 0, 1):
-        raise ValueError(f"result.winner must be null, 0 or 1, got {winner!r}")
-    g.winner = -1 if winner is None else winner
-    reason = res.get("reason", "none")
-    if reason not in C.WIN_REASONS:
-        raise ValueError(f"result.reason: {reason!r} is not one of {C.WIN_REASONS}")
-    g.win_reason = C.WIN_REASONS.index(reason)
+    g.winner = -1 if winner is None else _int(winner, "result.winner (null, 0 or 1)", 0, 1)
+    g.win_reason = _enum(res.get("reason", "none"), C.WIN_REASONS, "result.reason")
 
 
 def _load_cards(g, d: dict) -> None:
