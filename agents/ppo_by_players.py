@@ -10,8 +10,9 @@ network. It is a JSON file, read as data (no code runs):
      "policies": {"3": "ppo_noir_3p.pt", "4": "ppo_noir_4p.pt", "5": "ppo_noir.pt",
                   "6": "ppo_noir.pt"}}
 
-Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`), relative to
-the table's folder; several counts may name one file, which is then loaded once.
+Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`) in the table's
+folder or below it (a name leading out of it, `../x.pt` or through a link, is refused);
+several counts may name one file, which is then loaded once.
 `agents.load("ppo")` loads the shipped table and `agents.load("path/to/table.json")` any
 other. `PPOByPlayers.act(obs, mask)` reads each row's player count from the observation and
 hands the rows to their network, one call per network.
@@ -36,6 +37,7 @@ PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table s
 # the observation's one-hot of the player count: entry k is set at MIN_PLAYERS + k players
 COUNT_START, COUNT_SIZE = GLOBAL_OFFSETS["num_players"]
 MAX_TABLE_BYTES = 1 << 16  # a table is a few lines: a larger file is not one
+MAX_NAME = 1024  # a policy file's name in a table (the file systems' path limits are 1-4 kB)
 
 
 def read_policy_table(path: str | os.PathLike) -> dict[int, Path]:
@@ -65,15 +67,21 @@ def _checked_table(data: object, path: Path) -> dict[int, Path]:
         raise ValueError(f"{path}: player counts {' and '.join(p for p in parts if p)} "
                          f"(each of {', '.join(sorted(want))} names a policy file)")  # fmt: skip
     files = {}
+    folder = path.parent.resolve()
     for count in PLAYER_COUNTS:
         name = policies[str(count)]
-        if not isinstance(name, str) or not name or Path(name).is_absolute():
+        if (not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or "\x00" in name
+                or Path(name).is_absolute()):  # fmt: skip
             raise ValueError(f"{path}: the policy of {count} players must be a file name "
-                             f"relative to the table's folder, got {name!r}")  # fmt: skip
+                             f"relative to the table's folder, got {name!r:.80}")  # fmt: skip
         file = path.parent / name
+        if not file.resolve().is_relative_to(folder):  # '../x.pt', or a link leading out
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is outside "
+                             f"the table's folder {path.parent}: a table names only the files "
+                             "beside it")  # fmt: skip
         if not file.is_file():
-            raise ValueError(f"{path}: the policy of {count} players, {name!r}, is not a file "
-                             f"in {path.parent}")  # fmt: skip
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is not a "
+                             f"file in {path.parent}")  # fmt: skip
         files[count] = file
     return files
 
