@@ -35,6 +35,7 @@ MAX_OBS_SIZE = 1 << 16
 MAX_ACTIONS = 1 << 14
 MAX_WIDTH = 1 << 14
 MAX_LAYERS = 16
+FLOAT_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
@@ -178,8 +179,9 @@ def _check_tensors(state: dict[str, torch.Tensor], cfg: dict[str, Any], path) ->
             raise ValueError(
                 f"{path}: tensor {name!r} has shape {tuple(t.shape)}, the config's net {want}"
             )
-        if not t.is_floating_point():
-            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point")
+        if t.dtype not in FLOAT_DTYPES:  # float8 and the like: no arithmetic (isfinite) on them
+            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point "
+                             "(float16, bfloat16, float32 or float64)")  # fmt: skip
         bad = int((~torch.isfinite(t)).sum())
         if bad:
             raise ValueError(f"{path}: tensor {name!r} has {bad} values that are not finite")

@@ -10,10 +10,10 @@ torch reads it and the tensors after:
   that overlap would count one byte several times);
 - the object: read with torch's `weights_only` (tensors and plain data: anything that
   would import code is refused);
-- every tensor: a dense (strided) tensor whose strides are the contiguous ones, so that it
-  holds no element its storage does not (an expanded view, stride 0, shows a one-element
-  storage as a matrix of any size), and all tensors together at most the file's bytes (so
-  views that share a storage cannot multiply it either).
+- every tensor: a dense (strided) tensor whose strides are exactly the contiguous ones, so
+  that it holds no element its storage does not (an expanded view, stride 0, shows a
+  one-element storage as a matrix of any size), and all tensors together at most the file's
+  bytes (so views that share a storage cannot multiply it either).
 
 So the work and the memory of whatever reads the object are bounded by the file's size.
 """
@@ -63,7 +63,9 @@ def _check_archive(path: Path, size: int, what: str) -> None:
     try:
         with zipfile.ZipFile(path) as archive:
             records = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+    except Exception as err:  # zipfile reports a damaged directory in many ways
+        if isinstance(err, OSError) and not path.is_file():
+            raise
         with open(path, "rb") as f:
             zipped = f.read(4) == b"PK\x03\x04"
         kind = "a damaged zip archive" if zipped else "not a torch zip archive"
@@ -103,16 +105,26 @@ def _check_tensors(data: Any, size: int, path: Path, what: str) -> None:
 
 
 def _check_tensor(t: torch.Tensor, path: Path, what: str) -> None:
-    """ValueError unless `t` is a dense tensor with contiguous strides."""
+    """ValueError unless `t` is a dense tensor whose strides are the contiguous ones, exactly
+    (also along dimensions of size 1, where torch would not mind: code that views the tensor
+    as bytes would)."""
     if t.layout != torch.strided or t.is_quantized or t.is_nested:
         raise ValueError(f"{path}: not a sound {what}: a tensor of layout {t.layout} (only "
                          "dense tensors are read)")  # fmt: skip
-    if not t.is_contiguous():
+    if t.stride() != _contiguous_strides(t.shape):
         raise ValueError(
             f"{path}: not a sound {what}: a tensor of shape {tuple(t.shape)} has strides "
             f"{t.stride()}, not contiguous ones (a view that repeats its storage's "
             f"{t.untyped_storage().nbytes():,} bytes)"
         )
+
+
+def _contiguous_strides(shape: torch.Size) -> tuple[int, ...]:
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def _unsafe_globals(path: Path) -> list[str]:

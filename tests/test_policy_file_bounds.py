@@ -157,11 +157,32 @@ def test_a_deeply_nested_object_is_walked_without_recursion(tmp_path):
     assert isinstance(nested, list) and len(nested) == 1
 
 
-def test_sound_files_still_load(tmp_path):
+def test_sound_files_still_load_and_odd_strides_do_not(tmp_path):
     net = PolicyNet(8, 4, (16, 8))
     save_policy(net, tmp_path / "p.pt")
     assert load_policy(tmp_path / "p.pt").config == net.config
-    # a contiguous tensor with a size-1 dimension of any stride holds nothing twice
+    # strides that are not the contiguous ones along a dimension of size 1: nothing is held
+    # twice, but the checksum's view of the tensor as bytes would fail on them
     odd = torch.zeros(3, 1, 4).as_strided((3, 1, 4), (4, 99, 1))
     torch.save({"t": odd}, tmp_path / "odd.pt")
-    assert load_torch_file(tmp_path / "odd.pt", "torch file")["t"].shape == (3, 1, 4)
+    with pytest.raises(ValueError, match=r"strides \(4, 99, 1\), not contiguous ones"):
+        load_torch_file(tmp_path / "odd.pt", "torch file")
+    torch.save({"t": torch.zeros(2, 0, 3), "u": torch.tensor(1.0)}, tmp_path / "empty.pt")
+    assert load_torch_file(tmp_path / "empty.pt", "torch file")["t"].shape == (2, 0, 3)
+
+
+def test_a_damaged_archive_and_a_float8_tensor_are_value_errors(tmp_path):
+    path = tmp_path / "p.pt"
+    save_policy(PolicyNet(8, 4, (16,)), path)
+    raw = bytearray(path.read_bytes())
+    central = raw.index(b"PK\x01\x02")
+    raw[central + 6] = 132  # "version needed to extract": 13.2, which zipfile cannot read
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="p.pt: not a readable policy file: a damaged zip"):
+        load_policy(path)
+    state = {name: torch.zeros(shape) for name, shape in parameter_shapes(WIDE | {
+        "hidden": [4]}).items()}  # fmt: skip
+    state["body.0.weight"] = state["body.0.weight"].to(torch.float8_e4m3fn)
+    torch.save({"format": FORMAT, "config": WIDE | {"hidden": [4]}, "state_dict": state}, path)
+    with pytest.raises(ValueError, match="'body.0.weight' is torch.float8_e4m3fn, not floating"):
+        load_policy(path)
