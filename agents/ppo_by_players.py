@@ -75,11 +75,18 @@ def _checked_table(data: object, path: Path) -> dict[int, Path]:
             raise ValueError(f"{path}: the policy of {count} players must be a file name "
                              f"relative to the table's folder, got {name!r:.80}")  # fmt: skip
         file = path.parent / name
-        if not file.resolve().is_relative_to(folder):  # '../x.pt', or a link leading out
+        try:
+            inside = file.resolve().is_relative_to(folder)  # not '../x.pt' or a link out
+            found = file.is_file()
+        except (OSError, RuntimeError) as err:  # a name too long, a loop of links
+            why = getattr(err, "strerror", None) or str(err)
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, cannot be "
+                             f"read ({why})") from None  # fmt: skip
+        if not inside:
             raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is outside "
                              f"the table's folder {path.parent}: a table names only the files "
                              "beside it")  # fmt: skip
-        if not file.is_file():
+        if not found:
             raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is not a "
                              f"file in {path.parent}")  # fmt: skip
         files[count] = file

@@ -50,6 +50,14 @@ def test_a_name_that_is_no_file_name_is_refused(layout, name):
         read_policy_table(_table(layout, name))
 
 
+def test_a_name_the_file_system_cannot_resolve_is_refused(layout):
+    os.symlink(layout / "loop_b", layout / "loop_a")
+    os.symlink(layout / "loop_a", layout / "loop_b")
+    for name, why in [("in.pt" * 200, "File name too long"), ("loop_a", "loop")]:
+        with pytest.raises(ValueError, match=f"cannot be read .*{why}"):
+            read_policy_table(_table(layout, name))
+
+
 # outdir/tables/inside.pt leaves through a link and comes back: it is the file inside
 @pytest.mark.parametrize("name", ["inside.pt", "sub/below.pt", "in.pt", "./sub/../inside.pt",
                                   "outdir/tables/inside.pt"])  # fmt: skip
