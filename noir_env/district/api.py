@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core import args as A
 from ..core.api import PARALLEL_MIN
 from ..core.rng import seed_to_state
 from . import constants as C
@@ -136,15 +137,11 @@ def _mask_batch(s):
 def init(num_games: int, seeds: int | np.ndarray | None = 0) -> State:
     """Deal `num_games` new games (DN2).
 
-    seeds: an int s gives game i the seed s + i; an array gives each game its own seed.
+    seeds: an int s gives game i the seed s + i; an array gives each game its own seed;
+    every seed an integer that fits int64 (checked as NOIR's `init` checks them).
     """
-    if int(num_games) < 1:
-        raise ValueError(f"num_games must be >= 1, got {num_games}")
-    n = int(num_games)
-    seed_arr = np.asarray(0 if seeds is None else seeds, dtype=np.int64)
-    seed_arr = seed_arr + np.arange(n) if seed_arr.ndim == 0 else seed_arr
-    if seed_arr.shape != (n,):
-        raise ValueError(f"seeds must be an int or {n} ints, got shape {seed_arr.shape}")
+    n = A.num_games(num_games)
+    seed_arr = A.seeds(seeds, n)
     s = allocate(n)
     s.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     (_init_parallel if n >= PARALLEL_MIN else _init_serial)(kernel_view(s))
