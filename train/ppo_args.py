@@ -310,8 +310,20 @@ def _saved_config(run_name: str) -> dict:
     if not isinstance(saved, dict):
         raise ValueError(f"{path}: not a run's settings file: a JSON object is needed, got "
                          f"{type(saved).__name__}")  # fmt: skip
-    fields = {f.name for f in dataclasses.fields(Args)}
-    return {k: v for k, v in saved.items() if k in fields}
+    kinds = {f.name: f.type for f in dataclasses.fields(Args)}  # "int", "float", "str", "bool"
+    settings = {k: v for k, v in saved.items() if k in kinds}
+    for key, value in settings.items():
+        if not _of_kind(value, kinds[key]):
+            raise ValueError(f"{path}: {key!r} must be {'an' if kinds[key] == 'int' else 'a'} "
+                             f"{kinds[key]}, got {value!r:.80}")  # fmt: skip
+    return settings
+
+
+def _of_kind(value, kind: str) -> bool:
+    """Whether a JSON value is a setting of the kind named (an int is a float too)."""
+    if kind == "bool" or isinstance(value, bool):
+        return kind == "bool" and isinstance(value, bool)
+    return isinstance(value, {"int": int, "float": int | float, "str": str}[kind])
 
 
 def _field_docs() -> dict[str, str]:
