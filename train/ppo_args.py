@@ -4,13 +4,12 @@ the string under it, which --help shows) and the command line that fills it (wit
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from noir_env._json_file import read_json_file
 
-from .cli import FlagCheck, Parser, dataclass_parser, field_docs
+from .cli import FlagCheck, Parser, dataclass_parser, field_docs, field_values
 
 
 def _cpu_has_bf16() -> bool:
@@ -310,20 +309,7 @@ def _saved_config(run_name: str) -> dict:
     if not isinstance(saved, dict):
         raise ValueError(f"{path}: not a run's settings file: a JSON object is needed, got "
                          f"{type(saved).__name__}")  # fmt: skip
-    kinds = {f.name: f.type for f in dataclasses.fields(Args)}  # "int", "float", "str", "bool"
-    settings = {k: v for k, v in saved.items() if k in kinds}
-    for key, value in settings.items():
-        if not _of_kind(value, kinds[key]):
-            raise ValueError(f"{path}: {key!r} must be {'an' if kinds[key] == 'int' else 'a'} "
-                             f"{kinds[key]}, got {value!r:.80}")  # fmt: skip
-    return settings
-
-
-def _of_kind(value, kind: str) -> bool:
-    """Whether a JSON value is a setting of the kind named (an int is a float too)."""
-    if kind == "bool" or isinstance(value, bool):
-        return kind == "bool" and isinstance(value, bool)
-    return isinstance(value, {"int": int, "float": int | float, "str": str}[kind])
+    return field_values(Args, saved, str(path))
 
 
 def _field_docs() -> dict[str, str]:
