@@ -10,8 +10,9 @@ network. It is a JSON file, read as data (no code runs):
      "policies": {"3": "ppo_noir_3p.pt", "4": "ppo_noir_4p.pt", "5": "ppo_noir.pt",
                   "6": "ppo_noir.pt"}}
 
-Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`), relative to
-the table's folder; several counts may name one file, which is then loaded once.
+Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`) in the table's
+folder or below it (a name leading out of it, `../x.pt` or through a link, is refused);
+several counts may name one file, which is then loaded once.
 `agents.load("ppo")` loads the shipped table and `agents.load("path/to/table.json")` any
 other. `PPOByPlayers.act(obs, mask)` reads each row's player count from the observation and
 hands the rows to their network, one call per network.
@@ -19,12 +20,12 @@ hands the rows to their network, one call per network.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
 
+from noir_env._json_file import read_json_file
 from noir_env.core import constants as C
 from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
 
@@ -36,6 +37,7 @@ PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table s
 # the observation's one-hot of the player count: entry k is set at MIN_PLAYERS + k players
 COUNT_START, COUNT_SIZE = GLOBAL_OFFSETS["num_players"]
 MAX_TABLE_BYTES = 1 << 16  # a table is a few lines: a larger file is not one
+MAX_NAME = 1024  # a policy file's name in a table (the file systems' path limits are 1-4 kB)
 
 
 def read_policy_table(path: str | os.PathLike) -> dict[int, Path]:
@@ -44,15 +46,7 @@ def read_policy_table(path: str | os.PathLike) -> dict[int, Path]:
     unknown, a name that is not a relative path, a policy file missing) raises ValueError
     naming the table and what is wrong."""
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{path}: no policy table there")
-    if path.stat().st_size > MAX_TABLE_BYTES:
-        raise ValueError(f"{path}: not a policy table: {path.stat().st_size} bytes, "
-                         f"a table is at most {MAX_TABLE_BYTES}")  # fmt: skip
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not a policy table: not JSON ({err})") from None
+    data = read_json_file(path, "policy table", MAX_TABLE_BYTES)
     return _checked_table(data, path)
 
 
@@ -73,15 +67,28 @@ def _checked_table(data: object, path: Path) -> dict[int, Path]:
         raise ValueError(f"{path}: player counts {' and '.join(p for p in parts if p)} "
                          f"(each of {', '.join(sorted(want))} names a policy file)")  # fmt: skip
     files = {}
+    folder = path.parent.resolve()
     for count in PLAYER_COUNTS:
         name = policies[str(count)]
-        if not isinstance(name, str) or not name or Path(name).is_absolute():
+        if (not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or "\x00" in name
+                or Path(name).is_absolute()):  # fmt: skip
             raise ValueError(f"{path}: the policy of {count} players must be a file name "
-                             f"relative to the table's folder, got {name!r}")  # fmt: skip
+                             f"relative to the table's folder, got {name!r:.80}")  # fmt: skip
         file = path.parent / name
-        if not file.is_file():
-            raise ValueError(f"{path}: the policy of {count} players, {name!r}, is not a file "
-                             f"in {path.parent}")  # fmt: skip
+        try:
+            inside = file.resolve().is_relative_to(folder)  # not '../x.pt' or a link out
+            found = file.is_file()
+        except (OSError, RuntimeError) as err:  # a name too long, a loop of links
+            why = getattr(err, "strerror", None) or str(err)
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, cannot be "
+                             f"read ({why})") from None  # fmt: skip
+        if not inside:
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is outside "
+                             f"the table's folder {path.parent}: a table names only the files "
+                             "beside it")  # fmt: skip
+        if not found:
+            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is not a "
+                             f"file in {path.parent}")  # fmt: skip
         files[count] = file
     return files
 

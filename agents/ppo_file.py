@@ -3,11 +3,14 @@ without running code.
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...,
 "sha256": ...})` with float16 weights (the shipped policy is a few MB). `load_policy` reads it
-with torch's weights_only and checks it all before it builds a net: the config's sizes within
-bounds, every tensor's shape against the config, finite weights, and the checksum of the
-config and tensors (`policy_checksum`; files written before it existed, the shipped policy
-among them, have none). A NOIR policy file from before actions were appended to NOIR's table
-loads as a net over today's table that never picks a new action unless nothing else is legal
+as any torch file from outside is read (`agents.torch_file`: no code runs, no tensor holds
+more than the file's bytes) and checks it all before it builds a net: the config's sizes
+within bounds, every tensor's shape against the config (so the net is no larger than the
+file), finite weights, and the checksum of the config and tensors (`policy_checksum`; files
+written before it existed, the shipped policy among them, have none). The checksum finds
+damage, not tampering: whoever can edit a file can write a new checksum, or delete it. A
+NOIR policy file from before actions were appended to NOIR's table loads as a net over
+today's table that never picks a new action unless nothing else is legal
 (`with_appended_actions`).
 """
 
@@ -26,6 +29,7 @@ from noir_env.game import get_game
 
 from .ppo_features import FEATURE_SETS, feature_size
 from .ppo_net import ILLEGAL_LOGIT, PolicyNet
+from .torch_file import load_torch_file
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
@@ -38,6 +42,7 @@ MAX_LAYERS = 16
 # the sizes of earlier action tables of games whose table only grows at its end (NOIR:
 # noir_env 0.1.0, then rules v1-v2): a policy file of one of them still plays today's table
 EARLIER_ACTION_COUNTS = {"noir": (374, 384)}
+FLOAT_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
 
 def save_policy(net: PolicyNet, path: str | os.PathLike) -> None:
@@ -132,23 +137,15 @@ def with_appended_actions(net: PolicyNet) -> PolicyNet:
 
 
 def _read_policy_file(path: str | os.PathLike) -> dict:
-    """The file's dict, read without running code; ValueError if it is none."""
-    if not Path(path).is_file():
-        raise ValueError(f"{path}: no policy file there")
-    if Path(path).stat().st_size == 0:
-        raise ValueError(f"{path}: not a readable policy file: the file is empty")
+    """The file's dict, read without running code and within its bytes
+    (`agents.torch_file`); ValueError if it is none."""
     try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:  # text (KeyError), truncated (RuntimeError), code (Unpickling...)
-        with open(path, "rb") as f:
-            zipped = f.read(4) == b"PK\x03\x04"  # torch.save writes a zip archive
-        what = "a damaged or truncated torch archive" if zipped else "not a torch archive"
-        if Path(path).suffix == ".json":  # agents.ppo_by_players
-            what += "; a policy table (.json) names a policy file per player count: use one"
-        reason = (str(err).strip() or "no detail").splitlines()[0][:200]
-        raise ValueError(
-            f"{path}: not a readable policy file: {what} ({type(err).__name__}: {reason})"
-        ) from None
+        data = load_torch_file(path, "policy file")
+    except ValueError as err:
+        if Path(path).suffix != ".json" or not Path(path).is_file():  # agents.ppo_by_players
+            raise
+        raise ValueError(f"{err}; a policy table (.json) names a policy file per player count: "
+                         "use one") from None  # fmt: skip
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a NOIR PPO policy file ({FORMAT})")
     return data
@@ -210,8 +207,9 @@ def _check_tensors(state: dict[str, torch.Tensor], cfg: dict[str, Any], path) ->
             raise ValueError(
                 f"{path}: tensor {name!r} has shape {tuple(t.shape)}, the config's net {want}"
             )
-        if not t.is_floating_point():
-            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point")
+        if t.dtype not in FLOAT_DTYPES:  # float8 and the like: no arithmetic (isfinite) on them
+            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point "
+                             "(float16, bfloat16, float32 or float64)")  # fmt: skip
         bad = int((~torch.isfinite(t)).sum())
         if bad:
             raise ValueError(f"{path}: tensor {name!r} has {bad} values that are not finite")

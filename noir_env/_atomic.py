@@ -22,20 +22,61 @@ TEMP_SUFFIX = ".partial"  # the temporary files' names end with it (left behind 
 def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> None:
     """Write `path` atomically: `write(f)` fills a temporary binary file in the same folder,
     which then replaces `path` (module docstring). Exceptions of `write` propagate, leaving
-    `path` unchanged."""
+    `path` unchanged; a failed write to the disk (a full disk, a folder that is missing or
+    read-only) is an OSError naming `path` and the reason, also where `write` reported it
+    in its own way (torch.save: a RuntimeError "file write failed")."""
     target = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+    temp = None
     try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX,
+                                    dir=target.parent)  # fmt: skip
         with os.fdopen(fd, "wb") as f:
-            write(f)
+            recording = _RecordingFile(f)
+            try:
+                write(recording)
+            except Exception as err:
+                if recording.error is None or isinstance(err, OSError):
+                    raise
+                raise recording.error from err  # the cause the writer reported otherwise
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+    except BaseException as err:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        if isinstance(err, OSError):
+            raise _naming(err, target) from None
         raise
     _sync_folder(target.parent)
+
+
+class _RecordingFile:
+    """A binary file that keeps the OSError of its last failed write, for writers that
+    report such a failure in their own words."""
+
+    def __init__(self, file: BinaryIO):
+        self._file = file
+        self.error: OSError | None = None
+
+    def write(self, data) -> int:
+        try:
+            return self._file.write(data)
+        except OSError as err:
+            self.error = err
+            raise
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
+
+
+def _naming(err: OSError, target: Path) -> OSError:
+    """`err` (of its own class and errno) naming `target`, not the temporary file: "could
+    not write runs/a/checkpoint.pt: No space left on device"."""
+    why = err.strerror or str(err) or type(err).__name__
+    named = type(err)(f"could not write {target}: {why}")
+    named.errno = err.errno
+    return named
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:

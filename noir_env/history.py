@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ._atomic import atomic_write_text
+from ._json_file import read_json_file
 from .core.rules import PRESETS, Rules
 from .engine.args import as_int
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 # a history's `env` -> the game it is a game of (histories without `env` are NOIR's)
 GAME_OF_ENV = {"noir_v1": "noir", "noir_v0": "noir", "district_noir_v0": "district_noir"}
+MAX_HISTORY_BYTES = 16 << 20  # a game is a few thousand action ids: a few kB
 
 
 def rules_to_json(rules: Rules) -> str | dict:
@@ -93,10 +95,11 @@ def save_history(history: dict, path: str | os.PathLike) -> None:
     atomic_write_text(path, json.dumps(history))
 
 
-def load_history(path: str | os.PathLike) -> dict:
-    """Read a history written by `save_history`."""
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+def load_history(path: str | os.PathLike) -> Any:
+    """Read a history written by `save_history` (its JSON value: `check_history` checks
+    it). ValueError naming the file if it is missing, larger than `MAX_HISTORY_BYTES`, or
+    not JSON (nesting bounded: `noir_env._json_file`)."""
+    return read_json_file(path, "game history", MAX_HISTORY_BYTES)
 
 
 # --- replay ----------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def test_train_writes_policy_checkpoint_and_logs_then_resumes(in_tmp, capsys):
     assert list(run.glob("events.out.tfevents.*"))
     ckpt = torch.load(run / "checkpoint.pt", weights_only=True)
     assert ckpt["update"] == 2 and ckpt["global_step"] == 256 and len(ckpt["snapshots"]) == 2
-    with pytest.raises(SystemExit, match="already holds a run"):
+    with pytest.raises(ValueError, match="already holds a run"):
         train(tiny())  # a fresh run never mixes its logs into an old one
     exported = export_policy(run, in_tmp / "exported.pt")  # the checkpoint's policy
     x = torch.rand(3, OBS_SIZE)

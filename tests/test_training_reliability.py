@@ -47,7 +47,7 @@ def test_a_checkpoint_that_would_run_code_is_refused(crafted_run, capsys):
     with pytest.raises(SystemExit) as exit_info:
         export_main([str(run)])
     assert exit_info.value.code == 2 and "refused" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="--resume: .*refused"):
+    with pytest.raises(ValueError, match="--resume: .*refused"):
         train(Args(run_name="evil", resume=True, hidden="16", progress=False, num_envs=2))
     assert not marker.exists()  # the payload never ran
     # the file is a real threat: it carries a call of os.mkdir (torch's safe loader names

@@ -63,6 +63,24 @@ def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = Tr
     return parser
 
 
+def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]:
+    """The entries of `saved` (settings read from a file at `where`) that are fields of the
+    dataclass `cls` (fields typed int, float, str or bool); ValueError naming `where` and the
+    key for a value of another kind (a bool is no int, a string no number)."""
+    kinds = {f.name: f.type for f in dataclasses.fields(cls)}
+    values = {k: v for k, v in saved.items() if k in kinds}
+    for key, value in values.items():
+        kind = kinds[key]
+        if kind == "bool" or isinstance(value, bool):
+            ok = kind == "bool" and isinstance(value, bool)
+        else:
+            ok = isinstance(value, {"int": int, "float": int | float, "str": str}[kind])
+        if not ok:
+            raise ValueError(f"{where}: {key!r} must be {'an' if kind == 'int' else 'a'} {kind}, "
+                             f"got {value!r:.80}")  # fmt: skip
+    return values
+
+
 def field_docs(cls: type) -> dict[str, str]:
     """The string under each field of the dataclass `cls` (attribute docstrings)."""
     body = ast.parse(inspect.getsource(cls)).body[0].body

@@ -63,6 +63,7 @@ from noir_env.game import get_game
 from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 
+from .cli import Parser
 from .league import LeagueResults, NamedAgent, evaluate, league_mix, parse_league, snapshot
 from .ppo_args import (
     Args,
@@ -90,8 +91,16 @@ __all__ = ["Args", "_field_docs", "evaluate", "league_mix", "parse_args", "parse
 
 # --- training, top to bottom ---------------------------------------------------------------------
 def train(args: Args) -> Path:
-    """Train a policy (module docstring); returns the path of the saved policy."""
-    run = setup(args)
+    """Train a policy (module docstring); returns the path of the saved policy. ValueError
+    for a run that cannot start (a setting, a file, a checkpoint), OSError for a file that
+    cannot be written (a full disk)."""
+    return run_updates(setup(args))
+
+
+def run_updates(run: Run) -> Path:
+    """The updates of a set-up run, from its start (or checkpoint) to its end; returns the
+    path of the saved policy."""
+    args = run.args
     bar = _progress(run)
     for update in range(run.start_update, run.num_updates):
         t0 = time.perf_counter()
@@ -342,7 +351,16 @@ def _progress(run: Run):
 
 
 def main(argv: list[str] | None = None) -> None:
-    train(parse_args(argv))
+    """The command line: a run that cannot start, or a file that cannot be written (a full
+    disk), is one line on stderr and exit code 2; any other failure is a bug and shows its
+    traceback."""
+    args = parse_args(argv)
+    parser = Parser(prog="python -m train.ppo")
+    run = parser.run(lambda: setup(args))
+    try:
+        run_updates(run)
+    except OSError as e:
+        parser.error(str(e).splitlines()[0] if str(e) else type(e).__name__)
 
 
 if __name__ == "__main__":

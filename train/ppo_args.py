@@ -4,12 +4,12 @@ the string under it, which --help shows) and the command line that fills it (wit
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import FlagCheck, Parser, dataclass_parser, field_docs
+from noir_env._json_file import read_json_file
+
+from .cli import FlagCheck, Parser, dataclass_parser, field_docs, field_values
 
 
 def _cpu_has_bf16() -> bool:
@@ -305,8 +305,11 @@ def _saved_config(run_name: str) -> dict:
     path = Path("runs") / run_name / "config.json"
     if not path.is_file():
         raise ValueError(f"--resume: no run at {path.parent} (no config.json)")
-    fields = {f.name for f in dataclasses.fields(Args)}
-    return {k: v for k, v in json.loads(path.read_text()).items() if k in fields}
+    saved = read_json_file(path, "run's settings file", 1 << 20)
+    if not isinstance(saved, dict):
+        raise ValueError(f"{path}: not a run's settings file: a JSON object is needed, got "
+                         f"{type(saved).__name__}")  # fmt: skip
+    return field_values(Args, saved, str(path))
 
 
 def _field_docs() -> dict[str, str]:

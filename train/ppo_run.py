@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-import pickle
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ import torch
 
 from agents.ppo_file import save_atomic
 from agents.ppo_net import PolicyNet
+from agents.torch_file import load_torch_file
 from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
@@ -193,45 +193,30 @@ def save_checkpoint(run: Run, update: int) -> None:
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:
-    """A checkpoint written by `save_checkpoint`, loaded with `weights_only=True`: tensors
-    and plain data only, so a crafted file cannot run code. ValueError naming what is wrong
-    for a file that holds anything else, is damaged, or is not a train.ppo checkpoint."""
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch reports a damaged file in many ways
-        if isinstance(e, pickle.UnpicklingError) and _unsafe_globals(path):
-            raise ValueError(
-                f"{path}: refused, it holds objects other than tensors and plain data "
-                f"({', '.join(_unsafe_globals(path)[:3])}: loading them could run code)"
-            ) from None
-        raise ValueError(f"{path}: not a readable checkpoint ({type(e).__name__})") from None
+    """A checkpoint written by `save_checkpoint`, read as `agents.torch_file` reads a file
+    from outside: tensors and plain data only (a crafted file cannot run code), within the
+    file's bytes. ValueError naming what is wrong for a file that holds anything else, is
+    damaged, or is not a train.ppo checkpoint."""
+    ckpt = load_torch_file(path, "checkpoint")
     if not isinstance(ckpt, dict) or not ckpt.keys() >= CHECKPOINT_KEYS:
         raise ValueError(f"{path}: not a train.ppo checkpoint (keys {sorted(CHECKPOINT_KEYS)})")
     return ckpt
 
 
-def _unsafe_globals(path: Path) -> list[str]:
-    """The code a torch file would import when unpickled, beyond what `weights_only`
-    allows ([] for a file that is not a torch zip archive)."""
-    try:
-        return torch.serialization.get_unsafe_globals_in_checkpoint(path)
-    except Exception:  # not a torch archive: nothing it could import
-        return []
-
-
 def load_checkpoint(run: Run) -> None:
     """Continue from the run's checkpoint (--resume); refuse to overwrite a run without it.
-    A checkpoint that does not load safely or does not fit the run is a SystemExit
-    naming the problem."""
+    A checkpoint that is missing, does not load safely or does not fit the run is a
+    ValueError naming the problem."""
     path = run.checkpoint_path
     if path.is_file() and not run.args.resume:
-        raise SystemExit(
+        raise ValueError(
             f"{run.run_dir} already holds a run: --resume continues it, or pick a new --run-name"
         )
     if not run.args.resume:
         return
     if not path.is_file():
-        raise SystemExit(f"--resume: no checkpoint at {path}")
+        raise ValueError(f"--resume: no checkpoint at {path} (the run stopped before its first "
+                         "one: start it again without --resume)")  # fmt: skip
     try:
         ckpt = read_checkpoint(path)
         run.net.load_state_dict(ckpt["net"])
@@ -246,6 +231,6 @@ def load_checkpoint(run: Run) -> None:
         torch.set_rng_state(ckpt["torch_rng"])
         run.league.load_state(ckpt.get("league", {}))
     except (ValueError, RuntimeError, KeyError, TypeError) as e:
-        raise SystemExit(f"--resume: {e}") from None
+        raise ValueError(f"--resume: {e}") from None
     run.start_update, run.global_step = int(ckpt["update"]), int(ckpt["global_step"])
     run.elapsed = float(ckpt["elapsed"])

@@ -13,6 +13,7 @@ file, or one file and its fine-tunes): the average of unrelated networks plays n
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Sequence
 
@@ -29,11 +30,7 @@ def soup(paths: Sequence[str | os.PathLike], weights: Sequence[float] | None = N
     widths, prior), or weights that are not one positive number per file."""
     if len(paths) < 2:
         raise ValueError(f"a soup needs at least two policy files, got {len(paths)}")
-    weights = [1.0] * len(paths) if weights is None else [float(w) for w in weights]
-    if len(weights) != len(paths):
-        raise ValueError(f"--weights: {len(weights)} weights for {len(paths)} policy files")
-    if not all(w > 0 and math.isfinite(w) for w in weights):
-        raise ValueError(f"--weights: every weight must be a positive number, got {weights}")
+    shares = mixing_shares([1.0] * len(paths) if weights is None else weights, len(paths))
     nets = [load_policy(p) for p in paths]
     for path, net in zip(paths[1:], nets[1:], strict=True):
         if net.config != nets[0].config:
@@ -41,15 +38,31 @@ def soup(paths: Sequence[str | os.PathLike], weights: Sequence[float] | None = N
                 f"{path}: its network ({net.config}) is not the shape of {paths[0]}'s "
                 f"({nets[0].config}): only networks of one shape can be averaged"
             )
-    total = sum(weights)
     states = [net.state_dict() for net in nets]
     mean = {
-        name: sum(w / total * s[name].double() for w, s in zip(weights, states, strict=True))
+        name: sum(share * s[name].double() for share, s in zip(shares, states, strict=True))
         for name in states[0]
     }
     # the first file's network (loaded here, nobody else's) takes the mean
     nets[0].load_state_dict({name: t.to(states[0][name].dtype) for name, t in mean.items()})
     return nets[0].eval()
+
+
+def mixing_shares(weights: Sequence[float], count: int) -> list[float]:
+    """The weights as shares that sum to 1. ValueError unless they are `count` real, finite,
+    positive numbers whose sum is finite too (1e308 + 1e308 is not)."""
+    if len(weights) != count:
+        raise ValueError(f"--weights: {len(weights)} weights for {count} policy files")
+    real = all(isinstance(w, numbers.Real) and not isinstance(w, bool) for w in weights)
+    if not real or not all(math.isfinite(w) and w > 0 for w in weights):
+        raise ValueError(f"--weights: every weight must be a positive number, got {weights}")
+    weights = [float(w) for w in weights]
+    if not math.isfinite(sum(weights)):
+        raise ValueError(f"--weights: their sum must be a finite number, got {weights} (scale "
+                         "them down: only their ratios count)")  # fmt: skip
+    largest = max(weights)  # divided first, so that tiny weights keep their ratios
+    scaled = [w / largest for w in weights]
+    return [w / math.fsum(scaled) for w in scaled]
 
 
 def distances(paths: Sequence[str | os.PathLike], net: PolicyNet) -> list[tuple[float, float]]:

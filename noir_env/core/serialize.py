@@ -13,6 +13,17 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.fields import (
+    DEFAULT_RNG,
+    card_counts,
+    dict_of,
+    flag,
+    int_in,
+    known_keys,
+    list_of,
+    name_index,
+    rng_state,
+)
 from . import constants as C
 from .positions import MAX_COUNTER, check_position
 from .rules import (
@@ -168,7 +179,6 @@ TOP_KEYS = {
 PLAYER_KEYS = {
     "alive", "money", "hand", "hideout", "businesses", "hidden", "known", "trophies", "kills",
 }  # fmt: skip
-RNG_DEFAULT = 0x2545F4914F6CDD1D
 
 
 def state_from_dict(d: dict[str, Any]) -> State:
@@ -182,7 +192,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     old = {"police", "drivebys"} & set(d)
     if old:
         raise ValueError(f"{sorted(old)}: replaced by 'queue' in {FORMAT} (docs/STATE.md)")
-    _known_keys(d, TOP_KEYS, "the state dict")
+    known_keys(d, TOP_KEYS, "the state dict")
     n = d.get("num_players")
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n not in (3, 4, 5, 6):
         raise ValueError(f"num_players must be 3..6, got {n!r}")
@@ -211,48 +221,6 @@ def state_from_dict(d: dict[str, Any]) -> State:
     return settle_forced(s)
 
 
-def _known_keys(d: dict, allowed: set[str], what: str) -> None:
-    unknown = set(d) - allowed
-    if unknown:
-        names = sorted(map(str, unknown))
-        raise ValueError(f"{what}: unknown keys {names}; keys: {sorted(allowed)}")
-
-
-def _int(value, key: str, lo: int, hi: int) -> int:
-    """`value` as an int in lo..hi: a bool, float or str is refused, not converted."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{key}={value!r}: must be an int")
-    if not lo <= value <= hi:
-        raise ValueError(f"{key}={value!r}: must be in {lo}..{hi}")
-    return int(value)
-
-
-def _flag(value, key: str) -> int:
-    """A JSON bool (or 0 / 1) as 0 / 1."""
-    if isinstance(value, bool | np.bool_ | int | np.integer) and value in (0, 1):
-        return int(value)
-    raise ValueError(f"{key}={value!r}: must be true or false")
-
-
-def _dict(value, key: str, allowed: set[str]) -> dict:
-    if not isinstance(value, dict):
-        raise ValueError(f"{key}={value!r:.80}: must be a dict with keys {sorted(allowed)}")
-    _known_keys(value, allowed, key)
-    return value
-
-
-def _list(value, key: str, most: int) -> list:
-    if not isinstance(value, list | tuple) or len(value) > most:
-        raise ValueError(f"{key}={value!r:.80}: must be a list of at most {most} entries")
-    return list(value)
-
-
-def _enum(value, names: list[str], what: str) -> int:
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"{what}: {value!r:.80} is not one of {names}")
-    return names.index(value)
-
-
 def _slot(value, key: str, hideout: bool = True) -> int:
     """A business slot 0..27, or "hideout" where that is allowed."""
     if hideout and value == "hideout":
@@ -266,24 +234,11 @@ def _slot(value, key: str, hideout: bool = True) -> int:
 def _counts(powers, key: str) -> np.ndarray:
     """A list of gangster powers as counts per power."""
     out = np.zeros(4, np.int8)
-    for k, p in enumerate(_list(powers, key, C.DECK_SIZE)):
-        p = _int(p, f"{key}[{k}] (a gangster's power)", 1, 4)
+    for k, p in enumerate(list_of(powers, key, C.DECK_SIZE)):
+        p = int_in(p, f"{key}[{k}] (a gangster's power)", 1, 4)
         if out[p - 1] == C.DECK_COUNTS[p - 1]:
             raise ValueError(f"{key}: more power-{p} gangsters than the deck has")
         out[p - 1] += 1
-    return out
-
-
-def _card_counts(d, key: str) -> np.ndarray:
-    """{card name: count} as counts per card type."""
-    out = np.zeros(C.NUM_CARD_TYPES, np.int8)
-    if not isinstance(d, dict):
-        raise ValueError(f"{key}={d!r:.80}: must be a dict {{card name: count}}")
-    for name, k in d.items():
-        if name not in C.CARD_NAMES:
-            raise ValueError(f"{key}: unknown card {name!r}; cards: {C.CARD_NAMES}")
-        t = C.CARD_NAMES.index(name)
-        out[t] = _int(k, f"{key}.{name}", 0, int(C.DECK_COUNTS[t]))
     return out
 
 
@@ -293,7 +248,7 @@ def _load_rules(g, rules) -> None:
         g.rules[:] = rules_row(get_rules(rules or NOIRBURG))
         return
     values = rules_from_row(rules_row(NOIRBURG))
-    values.update(_dict(rules, "rules", set(RULE_FIELDS)))
+    values.update(dict_of(rules, "rules", set(RULE_FIELDS)))
     row = rules_row(rules_from_kernel_values(values))
     if row.tolist() != [values[k] for k in RULE_FIELDS]:  # the encoding is exact: never
         raise ValueError(f"rules={rules!r}: not the row of any Rules")
@@ -302,75 +257,75 @@ def _load_rules(g, rules) -> None:
 
 def _load_player(g, q: int, pd, n: int) -> None:
     key = f"players[{q}]"
-    pd = _dict(pd, key, PLAYER_KEYS)
-    g.alive[q] = _flag(pd.get("alive", True), f"{key}.alive")
-    g.money[q] = _int(pd.get("money", 0), f"{key}.money", 0, int(total_money(n)))
-    g.hand[q] = _card_counts(pd.get("hand", {}), f"{key}.hand")
-    ho = _dict(pd.get("hideout", {}), f"{key}.hideout", {"gangsters", "covered_by"})
+    pd = dict_of(pd, key, PLAYER_KEYS)
+    g.alive[q] = flag(pd.get("alive", True), f"{key}.alive")
+    g.money[q] = int_in(pd.get("money", 0), f"{key}.money", 0, int(total_money(n)))
+    g.hand[q] = card_counts(pd.get("hand", {}), f"{key}.hand", C.CARD_NAMES, C.DECK_COUNTS)
+    ho = dict_of(pd.get("hideout", {}), f"{key}.hideout", {"gangsters", "covered_by"})
     g.ho_g[q] = _counts(ho.get("gangsters", []), f"{key}.hideout.gangsters")
     top = ho.get("covered_by")
     g.ho_top[q] = -1 if top is None else _slot(top, f"{key}.hideout.covered_by", False)
-    for k, b in enumerate(_list(pd.get("businesses", []), f"{key}.businesses", C.NUM_SLOTS)):
+    for k, b in enumerate(list_of(pd.get("businesses", []), f"{key}.businesses", C.NUM_SLOTS)):
         what = f"{key}.businesses[{k}]"
-        b = _dict(b, what, {"slot", "income", "gangsters"})
+        b = dict_of(b, what, {"slot", "income", "gangsters"})
         t = _slot(b.get("slot", k), f"{what}.slot", False)
         if g.biz[q, t]:
             raise ValueError(f"{what}.slot={t}: slot used twice")
-        g.biz[q, t] = _int(b.get("income"), f"{what}.income", 1, 4)
+        g.biz[q, t] = int_in(b.get("income"), f"{what}.income", 1, 4)
         g.biz_g[q, t] = _counts(b.get("gangsters", []), f"{what}.gangsters")
     g.hidden[q] = _counts(pd.get("hidden", []), f"{key}.hidden")
-    g.known[q] = _card_counts(pd.get("known", {}), f"{key}.known")
-    g.trophies[q] = _int(pd.get("trophies", 0), f"{key}.trophies", 0, n - 1)
-    g.kills[q] = _int(pd.get("kills", 0), f"{key}.kills", 0, n - 1)
+    g.known[q] = card_counts(pd.get("known", {}), f"{key}.known", C.CARD_NAMES, C.DECK_COUNTS)
+    g.trophies[q] = int_in(pd.get("trophies", 0), f"{key}.trophies", 0, n - 1)
+    g.kills[q] = int_in(pd.get("kills", 0), f"{key}.kills", 0, n - 1)
 
 
 def _load_turn(g, d: dict, n: int) -> None:
-    g.phase = _enum(d.get("phase", "deploy"), PHASES, "phase")
-    g.active = _int(d.get("active", 0), "active", 0, n - 1)
+    g.phase = name_index(d.get("phase", "deploy"), PHASES, "phase")
+    g.active = int_in(d.get("active", 0), "active", 0, n - 1)
     default_actor = g.active if g.phase != C.PH_GAME_OVER else -1
-    g.actor = _int(d.get("actor", default_actor), "actor", -1, n - 1)
-    g.first_player = _int(d.get("first_player", 0), "first_player", 0, n - 1)
+    g.actor = int_in(d.get("actor", default_actor), "actor", -1, n - 1)
+    g.first_player = int_in(d.get("first_player", 0), "first_player", 0, n - 1)
     default_turn = 0 if g.phase == C.PH_MULLIGAN else n
-    g.turn_no = _int(d.get("turn_no", default_turn), "turn_no", 0, MAX_COUNTER)
-    g.count = _int(d.get("count", 0), "count", 0, C.DECK_SIZE)
+    g.turn_no = int_in(d.get("turn_no", default_turn), "turn_no", 0, MAX_COUNTER)
+    g.count = int_in(d.get("count", 0), "count", 0, C.DECK_SIZE)
     total = int(total_money(n))
-    g.bank = _int(d.get("bank", total - int(g.money[:n].sum())), "bank", 0, total)
-    g.steps = _int(d.get("steps", 0), "steps", 0, MAX_COUNTER)
-    g.ask_all = _flag(d.get("ask_all", False), "ask_all")
-    sel = _list(d.get("selection", [0, 0]), "selection", 2)
+    g.bank = int_in(d.get("bank", total - int(g.money[:n].sum())), "bank", 0, total)
+    g.steps = int_in(d.get("steps", 0), "steps", 0, MAX_COUNTER)
+    g.ask_all = flag(d.get("ask_all", False), "ask_all")
+    sel = list_of(d.get("selection", [0, 0]), "selection", 2)
     if len(sel) != 2:
         raise ValueError(f"selection={sel!r}: must be [a, b]")
-    g.sel_a = _int(sel[0], "selection[0]", 0, C.MAX_PLAYERS - 1)
-    g.sel_b = _int(sel[1], "selection[1]", 0, C.TGT_ATTACK)
-    rt = _dict(d.get("reaction", {}), "reaction", {"kind", "return_phase"})
-    g.rt_kind = _enum(rt.get("kind", "poker_night"), PLAYS, "reaction.kind")
-    g.rt_ret = _enum(rt.get("return_phase", "mulligan"), PHASES, "reaction.return_phase")
+    g.sel_a = int_in(sel[0], "selection[0]", 0, C.MAX_PLAYERS - 1)
+    g.sel_b = int_in(sel[1], "selection[1]", 0, C.TGT_ATTACK)
+    rt = dict_of(d.get("reaction", {}), "reaction", {"kind", "return_phase"})
+    g.rt_kind = name_index(rt.get("kind", "poker_night"), PLAYS, "reaction.kind")
+    g.rt_ret = name_index(rt.get("return_phase", "mulligan"), PHASES, "reaction.return_phase")
 
 
 def _load_table_state(g, d: dict, n: int) -> None:
     """What happened earlier in this turn: places attacked, gangsters put down, the attack."""
-    for k, e in enumerate(_list(d.get("attacked", []), "attacked", n * C.NUM_PLACES)):
-        e = _list(e, f"attacked[{k}]", 2)
+    for k, e in enumerate(list_of(d.get("attacked", []), "attacked", n * C.NUM_PLACES)):
+        e = list_of(e, f"attacked[{k}]", 2)
         if len(e) != 2:
             raise ValueError(f"attacked[{k}]={e!r}: must be [seat, slot or 'hideout']")
-        q = _int(e[0], f"attacked[{k}][0]", 0, n - 1)
+        q = int_in(e[0], f"attacked[{k}][0]", 0, n - 1)
         g.attacked[q, _slot(e[1], f"attacked[{k}][1]")] = 1
-    locks = _list(d.get("move_locked", []), "move_locked", C.NUM_PLACES * 4)
+    locks = list_of(d.get("move_locked", []), "move_locked", C.NUM_PLACES * 4)
     for k, e in enumerate(locks):
-        e = _list(e, f"move_locked[{k}]", 3)
+        e = list_of(e, f"move_locked[{k}]", 3)
         if len(e) != 3:
             raise ValueError(f"move_locked[{k}]={e!r}: must be [slot or 'hideout', power, count]")
         place = _slot(e[0], f"move_locked[{k}][0]")
-        pw = _int(e[1], f"move_locked[{k}][1]", 1, 4) - 1
+        pw = int_in(e[1], f"move_locked[{k}][1]", 1, 4) - 1
         if g.lock[place, pw]:
             raise ValueError(f"move_locked[{k}]={e!r}: that place and power twice")
-        g.lock[place, pw] = _int(e[2], f"move_locked[{k}][2]", 1, int(C.DECK_COUNTS[pw]))
+        g.lock[place, pw] = int_in(e[2], f"move_locked[{k}][2]", 1, int(C.DECK_COUNTS[pw]))
     g.kept_hidden = _counts(d.get("kidnapped_this_move", []), "kidnapped_this_move")
     g.atk_player = -1
     atk = d.get("attack")
     if atk is not None:
-        atk = _dict(atk, "attack", {"target", "at", "attackers"})
-        g.atk_player = _int(atk.get("target"), "attack.target", 0, n - 1)
+        atk = dict_of(atk, "attack", {"target", "at", "attackers"})
+        g.atk_player = int_in(atk.get("target"), "attack.target", 0, n - 1)
         g.atk_slot = _slot(atk.get("at", "hideout"), "attack.at")
         g.atk_g = _counts(atk.get("attackers", []), "attack.attackers")
 
@@ -378,13 +333,13 @@ def _load_table_state(g, d: dict, n: int) -> None:
 def _load_window(g, d: dict, n: int) -> None:
     win = d.get("window")
     if win is not None:
-        win = _dict(win, "window", {"kind", "owner", "passes_left", "return_phase"})
-        g.win_kind = _enum(win.get("kind"), C.WINDOW_NAMES[1:], "window.kind") + 1
-        g.win_owner = _int(win.get("owner", int(g.active)), "window.owner", 0, n - 1)
-        g.win_left = _int(win.get("passes_left", n), "window.passes_left", 0, n)
+        win = dict_of(win, "window", {"kind", "owner", "passes_left", "return_phase"})
+        g.win_kind = name_index(win.get("kind"), C.WINDOW_NAMES[1:], "window.kind") + 1
+        g.win_owner = int_in(win.get("owner", int(g.active)), "window.owner", 0, n - 1)
+        g.win_left = int_in(win.get("passes_left", n), "window.passes_left", 0, n)
         ret = win.get("return_phase", "reaction_window")
-        g.win_ret = _enum(ret, PHASES, "window.return_phase")
-    for k, e in enumerate(_list(d.get("queue", []), "queue", C.QUEUE_LEN)):
+        g.win_ret = name_index(ret, PHASES, "window.return_phase")
+    for k, e in enumerate(list_of(d.get("queue", []), "queue", C.QUEUE_LEN)):
         _load_queued(g, k, e, n)
     g.rq_n = len(d.get("queue", []))
 
@@ -401,71 +356,66 @@ _QUEUE_KEYS = {
 
 def _load_queued(g, k: int, e, n: int) -> None:
     key = f"queue[{k}]"
-    e = _dict(e, key, {"kind", "player", "target", "at", "dice", "standing", "power"})
-    kind = _enum(e.get("kind"), C.QUEUE_NAMES[1:], f"{key}.kind") + 1
+    e = dict_of(e, key, {"kind", "player", "target", "at", "dice", "standing", "power"})
+    kind = name_index(e.get("kind"), C.QUEUE_NAMES[1:], f"{key}.kind") + 1
     extra = set(e) - {"kind", "player"} - _QUEUE_KEYS[kind]
     if extra:
         allowed = sorted(_QUEUE_KEYS[kind])
         raise ValueError(f"{key}: a {C.QUEUE_NAMES[kind]} has {allowed}, not {sorted(extra)}")
     g.rq_kind[k] = kind
-    g.rq_player[k] = _int(e.get("player"), f"{key}.player", 0, n - 1)
+    g.rq_player[k] = int_in(e.get("player"), f"{key}.player", 0, n - 1)
     if kind == C.RQ_POKER:
         g.rq_tp[k] = g.rq_player[k]  # the host (state.py)
         return
-    g.rq_tp[k] = _int(e.get("target"), f"{key}.target", 0, n - 1)
+    g.rq_tp[k] = int_in(e.get("target"), f"{key}.target", 0, n - 1)
     at = e.get("at", 0)
     if kind == C.RQ_TURNCOAT and at in ("hidden", "attack"):
         g.rq_ts[k] = C.TGT_HIDDEN if at == "hidden" else C.TGT_ATTACK
     else:
         g.rq_ts[k] = _slot(at, f"{key}.at")
     if kind == C.RQ_DRIVEBY:
-        g.rq_dice[k] = _int(e.get("dice", 1), f"{key}.dice", 1, int(C.DECK_COUNTS[C.DRIVEBY]))
+        g.rq_dice[k] = int_in(e.get("dice", 1), f"{key}.dice", 1, int(C.DECK_COUNTS[C.DRIVEBY]))
     elif kind == C.RQ_TURNCOAT:
-        g.rq_power[k] = _int(e.get("power"), f"{key}.power", 1, 4) - 1
+        g.rq_power[k] = int_in(e.get("power"), f"{key}.power", 1, 4) - 1
     else:
-        g.rq_standing[k] = _flag(e.get("standing", True), f"{key}.standing")
+        g.rq_standing[k] = flag(e.get("standing", True), f"{key}.standing")
 
 
 def _load_end(g, d: dict, n: int) -> None:
     """The countdown, the result, the random state and the event log."""
-    cd = _dict(d.get("countdown", {}), "countdown", {"started", "holder", "tokens", "turn"})
-    g.cd_on = _flag(cd.get("started", False), "countdown.started")
-    g.cd_holder = _int(cd.get("holder", -1), "countdown.holder", -1, n - 1)
-    g.cd_tokens = _int(cd.get("tokens", 0), "countdown.tokens", 0, 100)
-    g.cd_turn = _int(cd.get("turn", 0), "countdown.turn", 0, MAX_COUNTER)
-    res = _dict(d.get("result", {}), "result", {"winners", "reason"})
-    for k, q in enumerate(_list(res.get("winners", []), "result.winners", n)):
-        q = _int(q, f"result.winners[{k}]", 0, n - 1)
+    cd = dict_of(d.get("countdown", {}), "countdown", {"started", "holder", "tokens", "turn"})
+    g.cd_on = flag(cd.get("started", False), "countdown.started")
+    g.cd_holder = int_in(cd.get("holder", -1), "countdown.holder", -1, n - 1)
+    g.cd_tokens = int_in(cd.get("tokens", 0), "countdown.tokens", 0, 100)
+    g.cd_turn = int_in(cd.get("turn", 0), "countdown.turn", 0, MAX_COUNTER)
+    res = dict_of(d.get("result", {}), "result", {"winners", "reason"})
+    for k, q in enumerate(list_of(res.get("winners", []), "result.winners", n)):
+        q = int_in(q, f"result.winners[{k}]", 0, n - 1)
         if g.winners[q]:
             raise ValueError(f"result.winners: seat {q} twice")
         g.winners[q] = 1
-    g.win_reason = _enum(res.get("reason", ""), C.WIN_REASONS, "result.reason")
-    rng = d.get("rng", RNG_DEFAULT)
-    if isinstance(rng, str):
-        try:
-            rng = int(rng, 16)
-        except ValueError:
-            why = "must be a hex string like '0x2545f4914f6cdd1d'"
-            raise ValueError(f"rng={rng!r:.40}: {why}") from None
-    g.rng = _int(rng, "rng (xorshift64 state, non-zero)", 1, 2**64 - 1)
+    g.win_reason = name_index(res.get("reason", ""), C.WIN_REASONS, "result.reason")
+    g.rng = rng_state(d.get("rng", DEFAULT_RNG))
     log = d.get("log")
     if log is not None:
-        _load_log(g, _dict(log, "log", {"n", "events"}))
+        _load_log(g, dict_of(log, "log", {"n", "events"}))
 
 
 def _load_log(g, log: dict) -> None:
     """The event ring buffer: LOG_LEN rows of an event code and 7 int16 arguments; the rows
     not yet written are zero."""
-    g.log_n = _int(log.get("n", 0), "log.n", 0, MAX_COUNTER)
-    rows = _list(log.get("events", []), "log.events", C.LOG_LEN)
+    g.log_n = int_in(log.get("n", 0), "log.n", 0, MAX_COUNTER)
+    rows = list_of(log.get("events", []), "log.events", C.LOG_LEN)
     if len(rows) != C.LOG_LEN:
         raise ValueError(f"log.events: must be {C.LOG_LEN} rows, got {len(rows)}")
     written = min(int(g.log_n), C.LOG_LEN)
     for k, row in enumerate(rows):
-        row = _list(row, f"log.events[{k}]", C.LOG_FIELDS)
+        row = list_of(row, f"log.events[{k}]", C.LOG_FIELDS)
         if len(row) != C.LOG_FIELDS:
             raise ValueError(f"log.events[{k}]: must be {C.LOG_FIELDS} ints (code, arguments)")
-        values = [_int(v, f"log.events[{k}][{j}]", -(2**15), 2**15 - 1) for j, v in enumerate(row)]
+        values = [
+            int_in(v, f"log.events[{k}][{j}]", -(2**15), 2**15 - 1) for j, v in enumerate(row)
+        ]
         if k >= written and any(values):
             why = f"log.n={g.log_n} events leave this row unwritten (zeros)"
             raise ValueError(f"log.events[{k}]={values}: {why}")
@@ -524,7 +474,7 @@ def _load_step(g, d: dict) -> None:
     if step is None:
         g.step_idx = -1
         return
-    st = _enum(step, STEPS, "step")
+    st = name_index(step, STEPS, "step")
     g.step_idx = int(np.flatnonzero(_step_order(g) == st)[0])
 
 
@@ -532,16 +482,18 @@ def _load_cards(g, d: dict) -> None:
     """The draw pile, the discard pile and the cards out of the game; then the step (its
     default depends on the phase, the window and the reaction)."""
     _load_step(g, d)
-    g.removed = _card_counts(d.get("removed", {}), "removed")
+    g.removed = card_counts(d.get("removed", {}), "removed", C.CARD_NAMES, C.DECK_COUNTS)
     if g.removed.sum() != g.removed[C.POKER]:
         raise ValueError(f"removed={d.get('removed')!r}: only Poker Nights leave the game (R5.8)")
     discard = d.get("discard")
     if discard is not None:
-        g.discard = _card_counts(discard, "discard")
+        g.discard = card_counts(discard, "discard", C.CARD_NAMES, C.DECK_COUNTS)
     deck = d.get("deck")
     if deck is not None:
-        deck = _list(deck, "deck", C.DECK_SIZE)
-        g.deck[: len(deck)] = [_enum(c, C.CARD_NAMES, f"deck[{k}]") for k, c in enumerate(deck)]
+        deck = list_of(deck, "deck", C.DECK_SIZE)
+        g.deck[: len(deck)] = [
+            name_index(c, C.CARD_NAMES, f"deck[{k}]") for k, c in enumerate(deck)
+        ]
         g.deck_n = len(deck)
         return
     # no draw pile given: every card not placed elsewhere is in it, shuffled by a generator

@@ -20,8 +20,10 @@ Per player, `takes` defaults to round + taken. If `deck` is left out, the cards 
 nowhere else are shuffled (by a generator seeded from `rng`, so one dict always loads one
 position): three go to the box unless `removed` is given, the rest form the draw pile. If
 `deck` is given and `removed` is not, every card placed nowhere else is in the box (so a
-hand-written position may box more than three cards). The loaded position is checked
-(validate.py) and its legal actions computed; a forced decision is not taken by itself.
+hand-written position may box more than three cards). Every value is type- and range-checked
+as it is read (an int is an int, not a bool, a float or a string; an unknown key is refused),
+the loaded position is checked (validate.py) and its legal actions computed; a forced
+decision is not taken by itself.
 """
 
 from __future__ import annotations
@@ -30,48 +32,33 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.fields import (
+    DEFAULT_RNG,
+    card_counts,
+    dict_of,
+    int_in,
+    known_keys,
+    list_of,
+    name_index,
+    rng_state,
+)
 from . import constants as C
 from .mask import fill_mask
 from .state import State, allocate, check_state, kernel_view
 from .validate import DECK, MESSAGES, OK, first_violation
 
 FORMAT = "district-noir-state/1"
-DEFAULT_RNG = 0x2545F4914F6CDD1D
 
 
 def _cards(counts) -> dict[str, int]:
     return {C.CARD_NAMES[t]: int(n) for t, n in enumerate(counts) if n}
 
 
-def _card_id(name, what: str) -> int:
-    if name not in C.CARD_NAMES:
-        raise ValueError(f"{what}: unknown card {name!r}; cards: {C.CARD_NAMES}")
-    return C.CARD_NAMES.index(name)
-
-
-def _card_counts(d, what: str) -> np.ndarray:
-    if not isinstance(d, dict):
-        raise ValueError(f"{what}: a dict {{card name: count}} is needed, got {d!r}")
-    out = np.zeros(C.NUM_CARD_TYPES, np.int8)
-    for name, n in d.items():
-        t = _card_id(name, what)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= C.CARD_COUNTS[t]:
-            raise ValueError(f"{what}: count of {name} must be 0..{C.CARD_COUNTS[t]}, got {n!r}")
-        out[t] = n
-    return out
-
-
-def _card_list(v, what: str, cap: int) -> list[int]:
-    if not isinstance(v, list) or len(v) > cap:
-        raise ValueError(f"{what}: a list of at most {cap} card names is needed, got {v!r}")
-    return [_card_id(name, f"{what}[{k}]") for k, name in enumerate(v)]
-
-
-def _int(d: dict, key: str, default: int, lo: int, hi: int, what: str = "") -> int:
-    v = d.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ValueError(f"{what}{key} must be an integer {lo}..{hi}, got {v!r}")
-    return v
+def _card_list(v, key: str, cap: int) -> list[int]:
+    """A list of card names as card ids."""
+    return [
+        name_index(name, C.CARD_NAMES, f"{key}[{k}]") for k, name in enumerate(list_of(v, key, cap))
+    ]
 
 
 def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
@@ -106,12 +93,22 @@ def state_to_dict(state: State, game: int = 0) -> dict[str, Any]:
     }
 
 
+# every value is type- and range-checked as it is read, with NOIR's helpers (ValueError
+# naming the key and the value); validate.py then checks that the parts agree
+TOP_KEYS = {"format", "phase", "round", "start_player", "actor", "players", "line", "deck",
+            "removed", "result", "rng", "steps"}  # fmt: skip
+PLAYER_KEYS = {"hand", "collection", "actions", "taken", "takes"}
+
+
 def state_from_dict(d: dict[str, Any]) -> State:
-    """A batch of one game from the dict form; raises ValueError naming what is wrong."""
+    """A batch of one game from the dict form; raises ValueError naming the key and the
+    value of anything wrong (an unknown key, a value of the wrong type or out of range, a
+    position whose parts disagree)."""
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
+        raise ValueError(f"unknown state format {d.get('format')!r:.80}; expected {FORMAT!r}")
+    known_keys(d, TOP_KEYS, "the state dict")
     s = allocate(1)
     g = s[0]
     _load_turn(g, d)
@@ -130,57 +127,43 @@ def state_from_dict(d: dict[str, Any]) -> State:
 
 
 def _load_turn(g, d: dict) -> None:
-    phase = d.get("phase", "play")
-    if phase not in C.PHASE_NAMES:
-        raise ValueError(f"phase: {phase!r} is not one of {C.PHASE_NAMES}")
-    g.phase = C.PHASE_NAMES.index(phase)
-    g.round_no = _int(d, "round", 0, 0, C.NUM_ROUNDS - 1)
-    g.start_player = _int(d, "start_player", 0, 0, 1)
-    rng = d.get("rng", DEFAULT_RNG)
-    try:
-        g.rng = np.uint64(int(rng, 16) if isinstance(rng, str) else int(rng))
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"rng must be a 64-bit integer or a hex string, got {rng!r}") from None
-    if g.rng == 0:
-        raise ValueError("rng must be non-zero (xorshift64 state)")
-    g.steps = _int(d, "steps", 0, 0, 2**31 - 1)
+    g.phase = name_index(d.get("phase", "play"), C.PHASE_NAMES, "phase")
+    g.round_no = int_in(d.get("round", 0), "round", 0, C.NUM_ROUNDS - 1)
+    g.start_player = int_in(d.get("start_player", 0), "start_player", 0, 1)
+    g.rng = rng_state(d.get("rng", DEFAULT_RNG))
+    g.steps = int_in(d.get("steps", 0), "steps", 0, 2**31 - 1)
 
 
 def _load_players(g, d: dict) -> None:
     players = d.get("players")
     if not isinstance(players, list) or len(players) != C.NUM_PLAYERS:
-        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {players!r}")
+        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {players!r:.80}")
     for p, pd in enumerate(players):
-        what = f"players[{p}]."
-        if not isinstance(pd, dict):
-            raise ValueError(f"players[{p}] must be a dict, got {pd!r}")
-        g.hand[p] = _card_counts(pd.get("hand", {}), what + "hand")
-        g.coll[p] = _card_counts(pd.get("collection", {}), what + "collection")
-        g.acts[p] = _int(pd, "actions", 0, 0, C.ACTIONS_PER_ROUND, what)
+        key = f"players[{p}]"
+        pd = dict_of(pd, key, PLAYER_KEYS)
+        g.hand[p] = card_counts(pd.get("hand", {}), f"{key}.hand", C.CARD_NAMES, C.CARD_COUNTS)
+        g.coll[p] = card_counts(
+            pd.get("collection", {}), f"{key}.collection", C.CARD_NAMES, C.CARD_COUNTS
+        )
+        g.acts[p] = int_in(pd.get("actions", 0), f"{key}.actions", 0, C.ACTIONS_PER_ROUND)
         taken = pd.get("taken", False)
-        if not isinstance(taken, bool):
-            raise ValueError(f"{what}taken must be true or false, got {taken!r}")
+        if not isinstance(taken, bool | np.bool_):
+            raise ValueError(f"{key}.taken={taken!r:.80}: must be true or false")
         g.taken[p] = taken
-        g.takes[p] = _int(pd, "takes", int(g.round_no) + taken, 0, C.NUM_ROUNDS, what)
+        default_takes = int(g.round_no) + bool(taken)
+        g.takes[p] = int_in(pd.get("takes", default_takes), f"{key}.takes", 0, C.NUM_ROUNDS)
     sp = int(g.start_player)
     derived = sp if g.acts[sp] == g.acts[1 - sp] else 1 - sp
     if g.phase == C.PH_GAME_OVER:
         derived = -1
-    g.actor = _int(d, "actor", derived, -1, 1)
+    g.actor = int_in(d.get("actor", derived), "actor", -1, 1)
 
 
 def _load_result(g, d: dict) -> None:
-    res = d.get("result", {})
-    if not isinstance(res, dict):
-        raise ValueError(f"result must be a dict, got {res!r}")
+    res = dict_of(d.get("result", {}), "result", {"winner", "reason"})
     winner = res.get("winner")
-    if winner not in (None, 0, 1):
-        raise ValueError(f"result.winner must be null, 0 or 1, got {winner!r}")
-    g.winner = -1 if winner is None else winner
-    reason = res.get("reason", "none")
-    if reason not in C.WIN_REASONS:
-        raise ValueError(f"result.reason: {reason!r} is not one of {C.WIN_REASONS}")
-    g.win_reason = C.WIN_REASONS.index(reason)
+    g.winner = -1 if winner is None else int_in(winner, "result.winner (null, 0 or 1)", 0, 1)
+    g.win_reason = name_index(res.get("reason", "none"), C.WIN_REASONS, "result.reason")
 
 
 def _load_cards(g, d: dict) -> None:
@@ -195,7 +178,7 @@ def _load_cards(g, d: dict) -> None:
     removed = d.get("removed")
     deck = d.get("deck")
     if removed is not None:
-        g.removed = _card_counts(removed, "removed")
+        g.removed = card_counts(removed, "removed", C.CARD_NAMES, C.CARD_COUNTS)
     if deck is not None:
         cards = np.asarray(_card_list(deck, "deck", C.DECK_SIZE), np.int8)
         if removed is None:

@@ -28,6 +28,8 @@ seed alone.
 
 from __future__ import annotations
 
+import math
+import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -129,10 +131,15 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
     pairs = _pairs(spec)
     if not pairs:
         raise ValueError("the opponent mix is empty")
-    probs = np.array([float(p) for _, p in pairs], np.float64)
-    if not np.isfinite(probs).all() or (probs < 0).any() or probs.sum() <= 0:
+    given = [p for _, p in pairs]
+    if not all(isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_) for p in given):
+        raise ValueError(f"opponent probabilities must be numbers, got {given!r:.200}")
+    probs = np.array([float(p) for p in given], np.float64)
+    total = sum(probs.tolist())  # Python's float sum: inf on overflow, with no warning
+    if not np.isfinite(probs).all() or (probs < 0).any() or not 0 < total < math.inf:
         raise ValueError(
-            f"opponent probabilities must be >= 0 with a positive sum, got {probs.tolist()}"
+            "opponent probabilities must be finite numbers >= 0 with a positive, finite sum, "
+            f"got {probs.tolist()}"
         )
     if len(pairs) > 127:
         raise ValueError(f"at most 127 opponents in a mix, got {len(pairs)}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from noir_env._json_file import read_json_file
 from noir_env.game import Game
 from noir_env.vector.arena import GameRecords
 
@@ -158,9 +159,17 @@ def game_rows(result: TournamentResult) -> list[dict]:
     return rows
 
 
+MAX_RESULTS_BYTES = 256 << 20  # a tournament's summary, pairings and ratings: a few MB
+
+
 def load_results(out_dir: str | Path) -> dict:
-    """The results.json `save` wrote (config, summary, head-to-head, ratings, ...)."""
-    return json.loads((Path(out_dir) / "results.json").read_text())
+    """The results.json `save` wrote (config, summary, head-to-head, ratings, ...); ValueError
+    naming the file if it is missing, not JSON or not a JSON object."""
+    path = Path(out_dir) / "results.json"
+    results = read_json_file(path, "tournament's results", MAX_RESULTS_BYTES, nan=True)
+    if not isinstance(results, dict):
+        raise ValueError(f"{path}: not a tournament's results: a JSON object is needed")
+    return results
 
 
 def plot_win_rates(result: TournamentResult, path: str | Path) -> None:
