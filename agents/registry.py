@@ -20,12 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .district_heuristic import DistrictHeuristicAgent
-from .heuristic import HeuristicAgent
-from .heuristic_v1 import HeuristicV1Agent
-from .policies import PPO_V1_POLICY, PPO_V2_POLICY, SHIPPED_PPO_POLICY
-from .random_agent import RandomAgent
-from .styles import STYLE_NAMES, StyleAgent
+from agents.heuristic.district import DistrictHeuristicAgent
+from agents.heuristic.v1.agent import HeuristicV1Agent
+from agents.heuristic.v2.agent import HeuristicAgent
+from agents.policies import PPO_V1_POLICY, PPO_V2_POLICY, SHIPPED_PPO_POLICY
+from agents.random_agent import RandomAgent
+from agents.styles.agent import STYLE_NAMES, StyleAgent
 
 
 def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
@@ -66,12 +66,15 @@ def _district_heuristic(seed: int | None = None, **kwargs: Any) -> DistrictHeuri
 
 
 def _ismcts(seed: int | None = None, **kwargs: Any) -> Any:
-    """The IS-MCTS search agent (agents/ismcts.py); kwargs are its `SearchConfig` options
+    """The IS-MCTS search agent (agents/search/ismcts.py); kwargs are its `SearchConfig` options
     (budget, time_ms, rollout, horizon, ...) and `style`. It plays through
     `act_on_state(state, games)`, not `act(obs, mask)`."""
-    from .ismcts import ISMCTSAgent
+    from agents.search.ismcts import ISMCTSAgent
 
-    return ISMCTSAgent(seed=seed, **kwargs)
+    default = kwargs.pop("default", "heuristic")
+    if isinstance(default, str) and default != "heuristic":
+        default = load(default, seed=seed)  # the registry resolves the name, not the search
+    return ISMCTSAgent(seed=seed, default=default, **kwargs)
 
 
 def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) -> Any:
@@ -79,12 +82,23 @@ def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) 
     imported here only."""
     path = str(SHIPPED_PPO_POLICY) if path is None else path
     if Path(path).suffix == ".json":  # a network per player count
-        from .ppo_by_players import PPOByPlayers
+        from agents.ppo.by_players import PPOByPlayers
 
-        return PPOByPlayers(path, greedy=greedy, seed=seed)
-    from .ppo_agent import PPOAgent
+        return PPOByPlayers(path, greedy=greedy, seed=seed, prior_of=prior_of)
+    from agents.ppo.agent import PPOAgent
+    from agents.ppo.file import load_policy
 
-    return PPOAgent(path, greedy=greedy, seed=seed)
+    if not Path(path).is_file():
+        raise ValueError(f"no PPO policy file at {path}")
+    net = load_policy(path)
+    return PPOAgent(net=net, greedy=greedy, seed=seed, prior=prior_of(net.config, seed))
+
+
+def prior_of(config: dict, seed: int | None = None) -> Any:
+    """The agent a policy's config names as its prior (`"prior"`), loaded by name; None
+    without one. The registry resolves it, so a composite agent never calls back here."""
+    name = config.get("prior")
+    return load(name, seed=seed) if name else None
 
 
 _FACTORIES: dict[str, Callable[..., Any]] = {
@@ -94,7 +108,7 @@ _FACTORIES: dict[str, Callable[..., Any]] = {
     "heuristic-aggressive": _heuristic("aggressive", HeuristicV1Agent, "heuristic-aggressive"),
     "heuristic-economic": _heuristic("economic", HeuristicV1Agent, "heuristic-economic"),
     "district-heuristic": _district_heuristic,  # District Noir only
-    **{f"style-{style}": _style(style) for style in STYLE_NAMES},  # agents/styles.py
+    **{f"style-{style}": _style(style) for style in STYLE_NAMES},  # agents/styles/agent.py
     "ismcts": _ismcts,  # a search agent: act_on_state(state, games)
 }
 

@@ -1,5 +1,5 @@
-"""Strength and speed of the heuristic agent (agents/heuristic.py) against random play, and
-the first heuristic's three styles (agents/heuristic_v1.py), for the README. Its strength
+"""Strength and speed of the heuristic agent (agents/heuristic/v2/agent.py) against random play, and
+the first heuristic's three styles (agents/heuristic/v1/agent.py), for the README. Its strength
 against the other baselines: bench/strength.py.
 
     python bench/heuristic.py                   # everything (a few minutes on 2 cores)
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from agents import load
-from agents.heuristic_v1 import STYLES
+from agents.heuristic.v1.agent import STYLES
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train.cli import first_paragraph

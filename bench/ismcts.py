@@ -1,4 +1,4 @@
-"""Strength and speed of the IS-MCTS agent (agents/ismcts.py), for docs/ISMCTS.md.
+"""Strength and speed of the IS-MCTS agent (agents/search/ismcts.py), for docs/ISMCTS.md.
 
     python bench/ismcts.py                                  # every table (hours on 2 cores)
     python bench/ismcts.py --only budget --budgets 16 64 200 --games 200
@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 
 from agents import load
-from agents.ismcts import ISMCTSAgent, SearchConfig
+from agents.search.ismcts import ISMCTSAgent, SearchConfig
 from noir_env import core
 from train.search_games import play_search_games
 

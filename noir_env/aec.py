@@ -27,6 +27,7 @@ it decides with the acting seat's information only.
 
 from __future__ import annotations
 
+import json
 import operator
 import os
 from typing import Any
@@ -35,12 +36,12 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from ._atomic import atomic_write_text
 from .engine import shell
 from .engine.args import as_count, as_int
 from .engine.batch import raise_failure, raw_bytes
 from .engine.protocol import Game
 from .engine.registry import get_game
-from .history import save_history
 from .vector.rewards import seat_rewards
 from .views import views_of
 
@@ -413,8 +414,8 @@ class GameAECEnv(AECEnv):
             print(line)
 
     def save_history(self, path: str | os.PathLike) -> None:
-        """Write `history` as JSON, atomically (`noir_env.history.save_history`)."""
-        save_history(self.history, path)
+        """Write `history` as JSON, atomically (`noir_env.history.load_history` reads it)."""
+        atomic_write_text(path, json.dumps(self.history))
 
 
 def act_in_aec(env: AECEnv, agent: Any) -> int | None:

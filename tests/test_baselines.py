@@ -1,5 +1,5 @@
-"""The baselines researchers measure against: the heuristic (agents/heuristic.py) and the
-scripted styles (agents/styles.py). Always legal in every phase, preset and player count;
+"""The baselines researchers measure against: the heuristic (agents/heuristic/v2/agent.py) and the
+scripted styles (agents/styles/agent.py). Always legal in every phase, preset and player count;
 loadable by name; each style keeps to its rules; the heuristic beats the first one
 (heuristic-v1) on fixed seeds; deterministic; the cross-play script writes its files."""
 
@@ -15,8 +15,8 @@ import pytest
 from agent_checks import PRESETS, expected_phases, phases_seen
 
 from agents import HeuristicAgent, RandomAgent, load, names
-from agents.heuristic import STYLES, Style
-from agents.styles import STYLE_NAMES, StyleAgent
+from agents.heuristic.v2.agent import STYLES, Style
+from agents.styles.agent import STYLE_NAMES, StyleAgent
 from noir_env import core
 from noir_env.core import constants as C
 from train.match import play

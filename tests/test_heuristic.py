@@ -1,4 +1,4 @@
-"""The first heuristic (agents/heuristic_v1.py, `heuristic-v1`): always legal in every phase,
+"""The first heuristic (agents/heuristic/v1/agent.py, `heuristic-v1`): always legal in every phase,
 preset and player count; strong against random play on fixed seeds; deterministic; clear
 errors. The heuristic that replaced it and the scripted styles: tests/test_baselines.py."""
 
@@ -9,7 +9,7 @@ import pytest
 from agent_checks import PRESETS, expected_phases, phases_seen
 
 from agents import HeuristicV1Agent, RandomAgent, load, names
-from agents.heuristic_v1 import STYLES, Style
+from agents.heuristic.v1.agent import STYLES, Style
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE

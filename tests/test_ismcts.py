@@ -1,4 +1,4 @@
-"""The IS-MCTS agent (agents/ismcts.py) and its games on the arena (train/search_games.py):
+"""The IS-MCTS agent (agents/search/ismcts.py) and its games on the arena (train/search_games.py):
 legal, deterministic choices from the acting seat's information only, forced decisions
 without search, clear errors, and play clearly above par against random players. The arena,
 tournament and AEC seating of search agents: tests/test_tournament.py, tests/test_aec.py."""
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.ismcts import ISMCTSAgent
+from agents.search.ismcts import ISMCTSAgent
 from noir_env import core
 from noir_env.core import random_playout
 from train.search_games import play_search_games
@@ -100,7 +100,7 @@ def test_search_beats_random_players():
 
 
 def test_paired_choice_keeps_the_heuristic_unless_an_action_is_clearly_better():
-    from agents.ismcts import paired_choice
+    from agents.search.ismcts import paired_choice
 
     n = 100
     rng = np.random.default_rng(0)
@@ -127,7 +127,7 @@ def test_halving_spends_the_budget_and_keeps_the_heuristics_choice_to_the_end():
     """Sequential halving: about `budget` rollouts a decision (each round at least one world
     per candidate), the heuristic's choice in every round, and the last candidate compared
     on more common worlds than an even spread gives."""
-    from agents.ismcts import paired_choice
+    from agents.search.ismcts import paired_choice
 
     s = midgame_positions()
     legal = core.legal_action_mask(s).sum(axis=1)
@@ -193,8 +193,8 @@ def test_the_default_choice_and_the_rollouts_are_todays_heuristic():
     other seat are the `heuristic` agent's kernel with its weights: on mid-game positions the
     default is the agent's own choice wherever it is not a near-tie (the agent's tie-break
     noise differs), and far from the first heuristic's."""
-    from agents._ismcts_search import rollout_choice
-    from agents.heuristic import STYLES
+    from agents.heuristic.v2.agent import STYLES
+    from agents.search.tree import rollout_choice
     from noir_env.core.state import kernel_view
 
     s = core.init(96, 4, "noirburg", seeds=70)

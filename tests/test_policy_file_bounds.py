@@ -1,5 +1,5 @@
 """A torch file from outside cannot make its reader allocate more than the file holds
-(agents/torch_file.py): a policy file of a few kB whose tensors are expanded views (stride 0),
+(agents/ppo/torch_file.py): a policy file of a few kB whose tensors are expanded views (stride 0),
 views sharing one storage, or compressed records (a zip bomb) is refused with a ValueError
 naming the file, in well under a second and before any network is built, by every reader of
 policy files (`load_policy`, `agents.load`, policy tables, league entries, `train.soup`,
@@ -14,12 +14,12 @@ import pytest
 import torch
 
 import agents
-from agents import ppo_file
-from agents.ppo_by_players import FORMAT as TABLE_FORMAT
-from agents.ppo_by_players import PPOByPlayers
-from agents.ppo_file import FORMAT, load_policy, parameter_shapes, save_policy
-from agents.ppo_net import PolicyNet
-from agents.torch_file import load_torch_file
+from agents.ppo import file as ppo_file
+from agents.ppo.by_players import FORMAT as TABLE_FORMAT
+from agents.ppo.by_players import PPOByPlayers
+from agents.ppo.file import FORMAT, load_policy, parameter_shapes, save_policy
+from agents.ppo.net import PolicyNet
+from agents.ppo.torch_file import load_torch_file
 from noir_env.game import get_game
 from train import soup as soup_cli
 from train.league import load_member

@@ -1,7 +1,7 @@
 """A policy table names policy files in its own folder (or below it) only: `../x.pt`, an
 absolute path, a link leading out of the folder, a name with a NUL byte or of 10 kB is refused
 with a ValueError naming the table, before any file outside is read
-(agents/ppo_by_players.py)."""
+(agents/ppo/by_players.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from agents.ppo_by_players import FORMAT, read_policy_table
-from agents.ppo_file import save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.by_players import FORMAT, read_policy_table
+from agents.ppo.file import save_policy
+from agents.ppo.net import PolicyNet
 
 
 def _table(folder, name: str):

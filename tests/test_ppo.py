@@ -11,10 +11,10 @@ import pytest
 import torch
 
 import agents
-from agents.ppo_agent import NumpyPolicy, PPOAgent
-from agents.ppo_by_players import read_policy_table
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import (
+from agents.ppo.agent import NumpyPolicy, PPOAgent
+from agents.ppo.by_players import read_policy_table
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import (
     ILLEGAL_LOGIT,
     PolicyNet,
     Tanh,

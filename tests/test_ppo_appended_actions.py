@@ -1,5 +1,5 @@
 """PPO policy files made before NOIR's action table grew (384 actions, rules v1-v2) load as
-nets over today's table (`agents.ppo_file.with_appended_actions`): the same logits for
+nets over today's table (`agents.ppo.file.with_appended_actions`): the same logits for
 every earlier action, a new action only where nothing else is legal."""
 
 import numpy as np
@@ -7,9 +7,9 @@ import torch
 
 import agents
 from agents.policies import PPO_V2_POLICY
-from agents.ppo_agent import PPOAgent
-from agents.ppo_file import load_policy
-from agents.ppo_net import ILLEGAL_LOGIT, PolicyNet
+from agents.ppo.agent import PPOAgent
+from agents.ppo.file import load_policy
+from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE

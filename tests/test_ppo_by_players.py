@@ -1,4 +1,4 @@
-"""A policy table (agents/ppo_by_players.py): each row plays the network of its player count,
+"""A policy table (agents/ppo/by_players.py): each row plays the network of its player count,
 the shipped `ppo` is one, and a damaged table is refused with the file and the fault named."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pytest
 
 import agents
 from agents.policies import PPO_V2_POLICY, SHIPPED_PPO_POLICY
-from agents.ppo_agent import PPOAgent
-from agents.ppo_by_players import FORMAT, PPOByPlayers, read_policy_table
-from agents.ppo_file import save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.agent import PPOAgent
+from agents.ppo.by_players import FORMAT, PPOByPlayers, read_policy_table
+from agents.ppo.file import save_policy
+from agents.ppo.net import PolicyNet
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 

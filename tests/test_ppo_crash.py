@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from agents.ppo_net import PolicyNet
+from agents.ppo.net import PolicyNet
 from noir_env._atomic import TEMP_SUFFIX, atomic_write, atomic_write_bytes, atomic_write_text
 
 KILLS = 3  # kills of the training subprocess per test run (each start costs seconds)

@@ -1,4 +1,4 @@
-"""Feature sets a PPO policy reads besides the observation (agents/ppo_features.py) and the
+"""Feature sets a PPO policy reads besides the observation (agents/ppo/features.py) and the
 --features growth of a trained network (train/widen.py `add_features`): the scores are R6.4's
 as the core computes them, the grown net plays exactly as the file's, files round-trip and bad
 configs are refused."""
@@ -10,8 +10,8 @@ from test_ppo_init import small_args
 from test_widen import _observations, _trained_like_net
 
 from agents import RandomAgent
-from agents.ppo_agent import PPOAgent
-from agents.ppo_features import (
+from agents.ppo.agent import PPOAgent
+from agents.ppo.features import (
     FEATURE_SETS,
     feature_values,
     score_features,
@@ -19,7 +19,7 @@ from agents.ppo_features import (
     seat_summaries,
     with_features,
 )
-from agents.ppo_file import load_policy, save_policy
+from agents.ppo.file import load_policy, save_policy
 from noir_env import core
 from noir_env.core.rules import get_rules
 from train.ppo import parse_args, train
@@ -73,7 +73,7 @@ def test_the_lead_the_shortfall_and_the_rank_follow_the_scores():
 def test_the_threat_values_follow_the_defenses_and_powers():
     """threat-v1 = score-v1, then each seat's Hideout defense, attack power and power for a
     certain elimination, and how they compare with the observer's Hideout."""
-    from agents._heuristic_view import I_ALIVE, I_DEF, I_ITOP, I_MONEY, I_THREAT
+    from agents.heuristic.view import I_ALIVE, I_DEF, I_ITOP, I_MONEY, I_THREAT
 
     obs = _observations(256, seed=9)
     t = feature_values("threat-v1", obs)

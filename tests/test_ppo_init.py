@@ -8,8 +8,8 @@ import sys
 import pytest
 import torch
 
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import PolicyNet
 from noir_env.district.spaces import NUM_ACTIONS as DISTRICT_ACTIONS
 from noir_env.district.spaces import OBS_SIZE as DISTRICT_OBS
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE

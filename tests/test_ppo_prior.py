@@ -7,9 +7,9 @@ import pytest
 import torch
 
 import agents
-from agents.ppo_agent import PPOAgent
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import PRIOR_WEIGHT_INIT, PolicyNet, legal_actions, position_in
+from agents.ppo.agent import PPOAgent
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import PRIOR_WEIGHT_INIT, PolicyNet, legal_actions, position_in
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 from train.export_policy import export_policy
@@ -37,7 +37,9 @@ def test_a_new_policy_with_a_prior_plays_as_the_prior_agent(tmp_path):
     prior = agents.load("heuristic", seed=0).act(obs, mask)
     net = PolicyNet(OBS_SIZE, NUM_ACTIONS, (64,), "noir", prior="heuristic")
     assert net.prior_weight.item() == PRIOR_WEIGHT_INIT and net.config["prior"] == "heuristic"
-    np.testing.assert_array_equal(PPOAgent(net=net).act(obs, mask), prior)
+    np.testing.assert_array_equal(
+        PPOAgent(net=net, prior=agents.load("heuristic")).act(obs, mask), prior
+    )
     # without the prior the same weights play something else
     plain = PolicyNet(OBS_SIZE, NUM_ACTIONS, (64,), "noir")
     plain.load_state_dict({k: v for k, v in net.state_dict().items() if k != "prior_weight"})
@@ -48,12 +50,14 @@ def test_a_new_policy_with_a_prior_plays_as_the_prior_agent(tmp_path):
     save_policy(net, tmp_path / "p.pt")
     loaded = load_policy(tmp_path / "p.pt")
     assert loaded.config["prior"] == "heuristic" and loaded.prior_weight.item() == -50.0
-    avoided = PPOAgent(tmp_path / "p.pt").act(obs, mask)
+    avoided = agents.load(str(tmp_path / "p.pt")).act(obs, mask)
     choices = mask.sum(1) > 1
     assert (avoided[choices] != prior[choices]).all()
     assert mask[np.arange(len(mask)), avoided].all()
     sampled = agents.load(str(tmp_path / "p.pt"), greedy=False, seed=1).act(obs, mask)
     assert mask[np.arange(len(mask)), sampled].all()
+    with pytest.raises(ValueError, match="consults the agent 'heuristic'"):
+        PPOAgent(net=loaded)  # the prior is passed in (agents.load resolves it by name)
 
 
 def test_add_prior_raises_the_prior_choice_by_the_learned_weight():
@@ -84,7 +88,8 @@ def test_training_with_a_prior_writes_a_policy_that_starts_near_it(tmp_path, mon
     export = load_policy(export_policy(tmp_path / "runs" / "p", tmp_path / "e.pt"))
     assert export.config["prior"] == "heuristic"
     obs, mask = positions(games=16, steps=10, seed=4)
-    np.testing.assert_array_equal(PPOAgent(net=export).act(obs, mask),
-                                  PPOAgent(net=net).act(obs, mask))  # fmt: skip
+    prior_agent = agents.load("heuristic")
+    np.testing.assert_array_equal(PPOAgent(net=export, prior=prior_agent).act(obs, mask),
+                                  PPOAgent(net=net, prior=prior_agent).act(obs, mask))  # fmt: skip
     with pytest.raises(ValueError, match="--prior"):
         train(Args(run_name="q", prior="nobody"))

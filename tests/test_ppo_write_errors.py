@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from agents.ppo_file import save_atomic
+from agents.ppo.file import save_atomic
 from noir_env import _atomic
 from noir_env._atomic import TEMP_SUFFIX, atomic_write_text
 from train import ppo

@@ -13,10 +13,10 @@ import pytest
 import torch
 
 import agents
-from agents import ppo_file
 from agents.policies import PPO_V1_POLICY as SHIPPED_PPO_POLICY
-from agents.ppo_agent import PPOAgent
-from agents.ppo_file import (
+from agents.ppo import file as ppo_file
+from agents.ppo.agent import PPOAgent
+from agents.ppo.file import (
     FORMAT,
     MAX_WIDTH,
     load_policy,
@@ -24,7 +24,7 @@ from agents.ppo_file import (
     policy_checksum,
     save_policy,
 )
-from agents.ppo_net import PolicyNet
+from agents.ppo.net import PolicyNet
 from noir_env.vector import make_vector_env
 
 OBS, ACTIONS, HIDDEN = 40, 12, (16, 8)

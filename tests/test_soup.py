@@ -6,8 +6,8 @@ import pytest
 import torch
 from test_widen import _observations, _trained_like_net
 
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import PolicyNet
 from train import soup as soup_cli
 from train.soup import soup
 

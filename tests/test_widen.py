@@ -6,8 +6,8 @@ import pytest
 import torch
 from test_ppo_init import small_args
 
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import PolicyNet
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train.ppo import train

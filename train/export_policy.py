@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.ppo_file import save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import save_policy
+from agents.ppo.net import PolicyNet
 from noir_env.game import get_game
 
 from .cli import Parser, first_paragraph
@@ -18,7 +18,7 @@ from .ppo_run import read_checkpoint
 
 
 def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
-    """The policy file (float16, `agents.ppo_file.save_policy`) of `run_dir`'s checkpoint;
+    """The policy file (float16, `agents.ppo.file.save_policy`) of `run_dir`'s checkpoint;
     returns its path. ValueError if the folder holds no checkpoint."""
     ckpt_path = Path(run_dir) / "checkpoint.pt"
     if not ckpt_path.is_file():

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.ppo_agent import PPOAgent
-from agents.ppo_net import PolicyNet
+from agents.ppo.agent import PPOAgent
+from agents.ppo.net import PolicyNet
+from agents.registry import prior_of
 from noir_env.vector import make_vector_env
 
 
@@ -43,7 +44,7 @@ class SnapshotPolicy:
     name = "self"
 
     def __init__(self, net: PolicyNet, seed: int):
-        self.agent = PPOAgent(net=net, greedy=False, seed=seed)
+        self.agent = PPOAgent(net=net, greedy=False, seed=seed, prior=prior_of(net.config, seed))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.agent.act(obs, mask)
@@ -158,7 +159,7 @@ def evaluate(net: PolicyNet, opponents: str, players: int | None, games: int, ru
     every other seat (learner seat rotating with the seed): (win rate, 95% half-width)."""
     envs = make_vector_env(min(games, 256), num_players=players, rules=rules,
                            opponents=opponents, seed=seed, game=game)  # fmt: skip
-    agent = PPOAgent(net=net, greedy=True)
+    agent = PPOAgent(net=net, greedy=True, prior=prior_of(net.config, seed))
     obs, info = envs.reset(seed=seed)
     wins = played = 0
     while played < games:

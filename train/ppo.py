@@ -46,9 +46,9 @@ import numpy as np
 import torch
 
 import agents
-from agents.ppo_agent import NumpyPolicy, prior_agent
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import (
+from agents.ppo.agent import NumpyPolicy
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import (
     PolicyNet,
     legal_actions,
     legal_logits,
@@ -58,6 +58,7 @@ from agents.ppo_net import (
     sample_actions,
     stack_nonzero_parts,
 )
+from agents.registry import prior_of
 from noir_env._atomic import atomic_write_text, remove_partial_files
 from noir_env.game import get_game
 from noir_env.threads import set_threads
@@ -152,7 +153,7 @@ def setup(args: Args) -> Run:
         net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior,
                         args.features)  # fmt: skip
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
-    prior = prior_agent(net, args.seed)
+    prior = prior_of(net.config, args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     batch_size = args.num_envs * args.num_steps
     weights = parse_league(args.league)

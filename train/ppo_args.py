@@ -65,7 +65,7 @@ class Args:
     prior's choice gets a learned bonus, so the policy starts as that agent and learns where
     to depart from it; the agent is consulted whenever the policy plays"""
     features: str = ""
-    """a feature set the network reads besides the observation (agents/ppo_features.py:
+    """a feature set the network reads besides the observation (agents/ppo/features.py:
     score-v1, each seat's score, the lead, the money each seat is short of the money win;
     threat-v1, those and each seat's Hideout defense and attack power, compared with the own
     Hideout's;
@@ -181,7 +181,7 @@ def check_args(args: Args) -> None:
     (a value out of range, an unknown game, agent or rules preset, a run folder outside
     runs/), so that a run fails before any work, not after its first update."""
     from agents import load
-    from agents.ppo_features import feature_size
+    from agents.ppo.features import feature_size
     from noir_env.game import get_game
 
     check = FlagCheck(args)
@@ -240,7 +240,7 @@ def check_args(args: Args) -> None:
 def check_init(args: Args, game) -> None:
     """--init: a sound policy file of this game whose widths and prior agree with --hidden
     and --prior where those were given (ValueError naming the mismatch)."""
-    from agents.ppo_file import load_policy
+    from agents.ppo.file import load_policy
 
     try:
         cfg = load_policy(args.init).config

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.ppo_file import save_atomic
-from agents.ppo_net import PolicyNet
-from agents.torch_file import load_torch_file
+from agents.ppo.file import save_atomic
+from agents.ppo.net import PolicyNet
+from agents.ppo.torch_file import load_torch_file
 from noir_env._atomic import atomic_write_text
 from noir_env.game import Game
 
@@ -193,7 +193,7 @@ def save_checkpoint(run: Run, update: int) -> None:
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:
-    """A checkpoint written by `save_checkpoint`, read as `agents.torch_file` reads a file
+    """A checkpoint written by `save_checkpoint`, read as `agents.ppo.torch_file` reads a file
     from outside: tensors and plain data only (a crafted file cannot run code), within the
     file's bytes. ValueError naming what is wrong for a file that holds anything else, is
     damaged, or is not a train.ppo checkpoint."""

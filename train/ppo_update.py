@@ -1,6 +1,6 @@
 """The update step of `train.ppo`: PPO's clipped loss (or, during an imitation warm start,
 the cross-entropy to a teacher's choices) over minibatches of one rollout, reading only each
-row's legal actions (`agents.ppo_net.legal_actions`)."""
+row's legal actions (`agents.ppo.net.legal_actions`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from agents.ppo_net import PolicyNet, legal_policy
+from agents.ppo.net import PolicyNet, legal_policy
 
 
 @dataclass

@@ -26,12 +26,14 @@ import json
 import re
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from noir_env._atomic import atomic_write_text
 from noir_env.picture import scene
 from noir_env.picture.scene import svg_open, svg_parts
 
-from .replay import Replay
+if TYPE_CHECKING:
+    from .replay import Replay
 
 
 def viewpoints(game: Replay, chosen: list[str]) -> list[tuple[str, int | None]]:

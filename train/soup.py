@@ -17,8 +17,8 @@ import numbers
 import os
 from collections.abc import Sequence
 
-from agents.ppo_file import load_policy, save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import load_policy, save_policy
+from agents.ppo.net import PolicyNet
 
 from .cli import Parser, first_paragraph
 

@@ -7,7 +7,7 @@ are zero (Net2Net's function-preserving growth, Chen et al. 2016, with zero inst
 units): the wider net's logits and value equal the old net's exactly, and training grows the
 new units from there. Their incoming weights are initialised as `PolicyNet` initialises a
 layer (orthogonal), so their gradients are not zero; the heads' new columns start at zero.
-`add_features` likewise appends a feature set's inputs (agents/ppo_features.py) with zero
+`add_features` likewise appends a feature set's inputs (agents/ppo/features.py) with zero
 weights in the first layer.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_net import PolicyNet
+from agents.ppo.net import PolicyNet
 
 
 def check_widths(old: list[int], new: list[int]) -> str:
@@ -66,7 +66,7 @@ def widen(net: PolicyNet, hidden: list[int], seed: int = 0) -> PolicyNet:
 
 @torch.no_grad()
 def add_features(net: PolicyNet, features: str, sample: np.ndarray) -> PolicyNet:
-    """A new `PolicyNet` that also reads the feature set `features` (agents/ppo_features.py)
+    """A new `PolicyNet` that also reads the feature set `features` (agents/ppo/features.py)
     and computes what `net` computes: the first layer's weights on the new inputs are zero,
     every other weight, the prior and the observation statistics are `net`'s. The new
     inputs' statistics are those of `sample` (observations [B, obs_size], e.g.

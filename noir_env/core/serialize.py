@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.batch import settle_records
 from ..engine.fields import (
     DEFAULT_RNG,
     card_counts,
@@ -25,6 +26,7 @@ from ..engine.fields import (
     rng_state,
 )
 from . import constants as C
+from .kernels import KERNELS
 from .positions import MAX_COUNTER, check_position
 from .rules import (
     NOIRBURG,
@@ -35,7 +37,7 @@ from .rules import (
     rules_row,
     total_money,
 )
-from .state import State, allocate, check_state
+from .state import LAYOUT, State, allocate, check_state
 from .validate import game_problems
 
 FORMAT = "noir-state/3"  # /3: rules v2 (Turncoat and Poker Night queued, kidnapped_this_move)
@@ -216,9 +218,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if problems:
         raise ValueError("inconsistent position: " + "; ".join(problems))
     _check_log_renders(s)
-    from .api import settle_forced  # api imports serialize's siblings only; no import cycle
-
-    return settle_forced(s)
+    return settle_records(LAYOUT, KERNELS, s)
 
 
 def _slot(value, key: str, hideout: bool = True) -> int:

@@ -18,7 +18,8 @@ import numpy as np
 
 from . import args as A
 from . import shell
-from .records import State, take
+from .binding import GameKernels, bind_kernels
+from .records import RecordLayout, State, take
 from .rng import seed_to_state
 from .sampling import agent_streams
 
@@ -167,7 +168,14 @@ def settle_forced(game: Game, state: State) -> State:
     stops at a decision to present or at its end, and recompute the legal-action cache.
     Meant for hand-made positions. All or nothing: if a game reaches a decision with no
     legal action, ValueError names the game and the reason and no game is changed."""
-    kv = game.kernel_view(state)
+    return settle_records(game.layout, game.kernels, state)
+
+
+def settle_records(layout: RecordLayout, kernels: GameKernels, state: State) -> State:
+    """`settle_forced` for a game's own loaders (its `state_from_dict`), which sit below its
+    `Game` object: the kernels are bound here (as registering the game does)."""
+    bind_kernels(layout.dtype, kernels)
+    kv = layout.kernel_view(state)
     if not kv.flags.writeable:
         raise ValueError("settle_forced: the state is read-only (it is changed in place)")
     work = kv.copy()

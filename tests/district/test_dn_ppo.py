@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from agents.ppo_file import load_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import load_policy
+from agents.ppo.net import PolicyNet
 from noir_env.game import get_game
 from train.league import evaluate
 from train.ppo import Args, train

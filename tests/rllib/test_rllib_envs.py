@@ -173,7 +173,7 @@ def test_agent_module_plays_the_agents_legal_choices():
 
 
 def test_export_is_the_policy_file_agents_load_plays(tmp_path):
-    from agents.ppo_file import save_policy
+    from agents.ppo.file import save_policy
 
     game = get_game("noir")
     spec = RLModuleSpec(module_class=MaskedPolicyModule, observation_space=masked_space(game),

@@ -1,5 +1,5 @@
 """An RLlib-trained `MaskedPolicyModule` as the policy file `agents.load` plays: the module
-holds `agents.ppo_net.PolicyNet`, so its weights (and running observation statistics)
+holds `agents.ppo.net.PolicyNet`, so its weights (and running observation statistics)
 are written by `save_policy` (float16, checksum, atomic) and read back by `load_policy`
 with every check.
 
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.ppo_file import save_policy
-from agents.ppo_net import PolicyNet
+from agents.ppo.file import save_policy
+from agents.ppo.net import PolicyNet
 
 from ..cli import Parser, first_paragraph
 

@@ -1,6 +1,6 @@
 """The RLModules and the learner connector that RLlib trains and plays our games with.
 
-- `MaskedPolicyModule`: the PPO actor-critic of `train.ppo` (`agents.ppo_net.PolicyNet`,
+- `MaskedPolicyModule`: the PPO actor-critic of `train.ppo` (`agents.ppo.net.PolicyNet`,
   the same network, so a trained module is exported as the policy file `agents.load`
   plays) behind RLlib's `TorchRLModule` and `ValueFunctionAPI`. It reads a Dict observation
   {"observations": float32 [D], "action_mask": int8 [A]} (RLlib's action-masking
@@ -30,7 +30,7 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.rl_module import RLModule
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
 
-from agents.ppo_net import ILLEGAL_LOGIT, PolicyNet
+from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
 
 OBS_KEY = "observations"  # RLlib's action-masking convention for the Dict observation
 MASK_KEY = "action_mask"

@@ -1,10 +1,10 @@
-"""The heuristic agent's decisions, one numba kernel per phase (agents/heuristic.py
+"""The heuristic agent's decisions, one numba kernel per phase (agents/heuristic/v2/agent.py
 documents the strategy).
 
 `decide(o, mask, w, u)` gives every legal action of one observation row a score and returns
 the best one: illegal actions are never scored, so the answer is always legal, and a legal
 action the strategy has no use for keeps a floor score, taken only when nothing else is
-legal. Reactions are scored in `_heuristic_reactions`. `act_rows` runs `decide` over a batch
+legal. Reactions are scored in `heuristic.v1.reactions`. `act_rows` runs `decide` over a batch
 in parallel.
 """
 
@@ -13,19 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from noir_env.core import constants as C
-from noir_env.core.observe import (
-    GLOBAL_SIZE,
-    O_CD_LEFT,
-    O_CD_ON,
-    O_COUNT,
-    O_FIRST,
-    O_HAND,
-    O_SELPOW,
-)
-from noir_env.engine.refcount import borrowed
-
-from ._heuristic_attack import (
+from agents.heuristic.v1.attack import (
     W_ARMS,
     W_ATTACK_MIN,
     W_DRAW_KEEP,
@@ -40,8 +28,8 @@ from ._heuristic_attack import (
     source_rank,
     target_need,
 )
-from ._heuristic_reactions import reaction_target, reactions, turncoat_power
-from ._heuristic_view import (
+from agents.heuristic.v1.reactions import reaction_target, reactions, turncoat_power
+from agents.heuristic.view import (
     F_COVERS,
     F_INCOME,
     I_ALIVE,
@@ -71,6 +59,17 @@ from ._heuristic_view import (
     summarize,
     target_action,
 )
+from noir_env.core import constants as C
+from noir_env.core.observe import (
+    GLOBAL_SIZE,
+    O_CD_LEFT,
+    O_CD_ON,
+    O_COUNT,
+    O_FIRST,
+    O_HAND,
+    O_SELPOW,
+)
+from noir_env.engine.refcount import borrowed
 
 NEG = -1e18  # the score of an illegal action
 FALLBACK = -1e6  # a legal action the strategy has no use for

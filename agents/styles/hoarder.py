@@ -1,4 +1,4 @@
-"""Scripted style `hoarder`: plays the reaction cards (agents/styles.py).
+"""Scripted style `hoarder`: plays the reaction cards (agents/styles/agent.py).
 
 It keeps reactions and throws back gangsters (mulligan, discards), pays for every card it
 can while 3 coins stay, and plays each reaction where the rulebook's use for it comes up: a
@@ -15,10 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-
-from . import _style_common as sc_
-from ._heuristic_view import (
+from agents.heuristic.table import holds, near_money_win, stack_room
+from agents.heuristic.view import (
     F_INCOME,
     I_ALIVE,
     I_DEF,
@@ -31,7 +29,8 @@ from ._heuristic_view import (
     slot_power,
     window_of,
 )
-from ._table import holds, near_money_win, stack_room
+from agents.styles import common as sc_
+from noir_env.core import constants as C
 
 CARD_WORTH = np.array([1.0, 1.5, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0, 7.5, 8.0, 8.0])
 
@@ -96,7 +95,7 @@ def react_targets(o, info, mask, sc):
 
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
-    """Score the legal actions of one decision (`agents/styles.py` runs it)."""
+    """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, True):
         return
     if ph == C.PH_ATTACK:

@@ -13,10 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import S_HO_G
-
-from ._heuristic_view import (
+from agents.heuristic.view import (
     F_COVERS,
     F_G1,
     F_INCOME,
@@ -46,12 +43,14 @@ from ._heuristic_view import (
     slot,
     slot_power,
 )
+from noir_env.core import constants as C
+from noir_env.core.observe import S_HO_G
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS
 WIN_VALUE = 100.0  # a won game, in score points: dwarfs every other term
 
-# --- style weights: indices into the float64 array built by agents.heuristic.Style ----------
+# --- style weights: indices into the float64 array built by agents.heuristic.v1.agent.Style ---
 (
     W_ATTACK_MIN,  # an attack must be worth at least this much
     W_HARM,  # value of one point of damage to an opponent, relative to one point of own gain

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agents.games import check_observation
 from noir_env.district import constants as C
 from noir_env.district.observe import (
     GLOBAL_SIZE,
@@ -28,8 +29,6 @@ from noir_env.district.observe import (
     S_TAKEN,
     SEAT_SIZE,
 )
-
-from .games import check_observation
 
 K = C.NUM_CARD_TYPES
 WIN_VALUE = 100.0  # all three buildings: the game

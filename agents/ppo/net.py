@@ -7,7 +7,7 @@ self-contained. Its first layer reads only the columns that are nonzero somewher
 batch (a NOIR observation has about 80 nonzero entries of 2,631): the same function as the
 dense layer at a fraction of the cost. Training reads only each row's legal actions
 (`legal_actions`, `PolicyNet.legal_heads`, `legal_policy`): a decision has about 3 of 384.
-A net may also read a feature set (`features`, agents/ppo_features.py: derived inputs
+A net may also read a feature set (`features`, agents/ppo/features.py: derived inputs
 appended to the observation by `PolicyNet.inputs`).
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .ppo_features import feature_size, with_features
+from agents.ppo.features import feature_size, with_features
 
 ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
 # the starting bonus of a prior agent's choice (`PolicyNet(prior=...)`): with about 3 legal
@@ -81,7 +81,7 @@ class PolicyNet(nn.Module):
 
     def inputs(self, obs: np.ndarray) -> np.ndarray:
         """What the network reads for observations obs [B, obs_size]: obs with its feature
-        set's values appended (`agents.ppo_features`), obs itself without one. The
+        set's values appended (`agents.ppo.features`), obs itself without one. The
         statistics (`obs_mean`, ...) and the first layer are over these columns."""
         return with_features(self.config.get("features", ""), obs)
 

@@ -1,5 +1,5 @@
-"""The heuristic's reaction cards (agents/heuristic.py documents the strategy): the first
-heuristic's values (`_heuristic_reactions`) with two changes that follow the table.
+"""The heuristic's reaction cards (agents/heuristic/v2/agent.py documents the strategy): the first
+heuristic's values (`heuristic.v1.reactions`) with two changes that follow the table.
 
 - **Softening a Hideout before the kill.** In its own Attack step, a Drive-by or a Police
   kidnap on the business covering an opponent's Hideout is worth the elimination it makes
@@ -8,7 +8,7 @@ heuristic's values (`_heuristic_reactions`) with two changes that follow the tab
   agent can send then breaches and eliminates more often (R3.6, R3.8). The card goes at
   the target (`prep_values`) when that beats the first heuristic's use of it.
 - **The last Police guards the Hideout.** While a Police in hand cancels most of the
-  elimination hazard (`_heuristic2_economy.hazard`), spending the last one on anything but an
+  elimination hazard (`heuristic.v2.economy.hazard`), spending the last one on anything but an
   attack on the Hideout costs what that cover is worth.
 """
 
@@ -17,13 +17,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import O_RTKIND, O_STEP
-
-from . import _heuristic_reactions as v1
-from ._heuristic2_economy import W2_ELIM, W2_SHIELD, hazard
-from ._heuristic_attack import W_REACT_MIN, elim_value
-from ._heuristic_view import (
+from agents.heuristic.table import available_power, elimination_odds, holds
+from agents.heuristic.v1 import reactions as v1
+from agents.heuristic.v1.attack import W_REACT_MIN, elim_value
+from agents.heuristic.v2.economy import W2_ELIM, W2_SHIELD, hazard
+from agents.heuristic.view import (
     DICE_AT_LEAST,
     F_DICE,
     F_G1,
@@ -43,7 +41,8 @@ from ._heuristic_view import (
     slot_power,
     target_action,
 )
-from ._table import available_power, elimination_odds, holds
+from noir_env.core import constants as C
+from noir_env.core.observe import O_RTKIND, O_STEP
 
 
 @njit(cache=True)

@@ -1,15 +1,15 @@
-"""The heuristic's attacks (agents/heuristic.py documents the strategy): which target, with
+"""The heuristic's attacks (agents/heuristic/v2/agent.py documents the strategy): which target, with
 how many gangsters, and the attackers one by one, from the observation only.
 
 The attack arithmetic (outcome of a combat, breach payment, elimination) is the first
-heuristic's (`_heuristic_attack`); what changes is how much is sent at a Hideout and what
+heuristic's (`heuristic.v1.attack`); what changes is how much is sent at a Hideout and what
 sending it costs at home:
 - a breachable Hideout gets enough power for a certain elimination when the agent has it
   (a breach owes (A - V) + d6 + I, so A >= V + money - I always eliminates, R3.6, R3.8),
   else everything it has;
 - gangsters taken off the own Hideout stack are missing from its defense until the next
   turn (attackers hide, R3.5), priced by the elimination risk that adds
-  (`_heuristic2_economy.hazard_cost`).
+  (`heuristic.v2.economy.hazard_cost`).
 The attackers phase recomputes the same plan from the same numbers (the power committed so
 far is added back), so the agent adds exactly the gangsters it chose the target for.
 """
@@ -19,10 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-
-from ._heuristic2_economy import W2_AWAY, hazard_cost
-from ._heuristic_attack import (
+from agents.heuristic.table import available_power
+from agents.heuristic.v1.attack import (
     W_ATTACK_MIN,
     W_LOSS,
     harm_weight,
@@ -30,8 +28,9 @@ from ._heuristic_attack import (
     plan,
     target_need,
 )
-from ._heuristic_policy import score_attackers
-from ._heuristic_view import (
+from agents.heuristic.v1.policy import score_attackers
+from agents.heuristic.v2.economy import W2_AWAY, hazard_cost
+from agents.heuristic.view import (
     I_ALIVE,
     I_DEF,
     R_RAZE_FIRST,
@@ -44,7 +43,7 @@ from ._heuristic_view import (
     sure_elimination_power,
     target_action,
 )
-from ._table import available_power
+from noir_env.core import constants as C
 
 
 @njit(cache=True)

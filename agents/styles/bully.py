@@ -1,4 +1,4 @@
-"""Scripted style `bully`: always hits the leader (agents/styles.py).
+"""Scripted style `bully`: always hits the leader (agents/styles/agent.py).
 
 Its victim is the living opponent with the best score estimate (R6.4: trophies, the table and
 money). Every attack goes at the victim: its Hideout with everything when that breaches it
@@ -13,10 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.heuristic.view import F_INCOME, I_FREE, I_NBIZ, P, S, leader, slot, slot_power
+from agents.styles import common as sc_
 from noir_env.core import constants as C
-
-from . import _style_common as sc_
-from ._heuristic_view import F_INCOME, I_FREE, I_NBIZ, P, S, leader, slot, slot_power
 
 CARD_WORTH = np.array([3.0, 3.5, 4.0, 4.5, 3.0, 3.5, 4.0, 4.5, 0.5, 4.0, 2.0, 5.0, 4.0])
 
@@ -52,7 +51,7 @@ def reactions(o, info, mask, sc, ph, in_window):
 
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
-    """Score the legal actions of one decision (`agents/styles.py` runs it)."""
+    """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     victim = leader(info)
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, False):
         return

@@ -10,7 +10,7 @@ network. It is a JSON file, read as data (no code runs):
      "policies": {"3": "ppo_noir_3p.pt", "4": "ppo_noir_4p.pt", "5": "ppo_noir.pt",
                   "6": "ppo_noir.pt"}}
 
-Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo_agent`) in the table's
+Each of NOIR's player counts (3 to 6) names a policy file (`agents.ppo.agent`) in the table's
 folder or below it (a name leading out of it, `../x.pt` or through a link, is refused);
 several counts may name one file, which is then loaded once.
 `agents.load("ppo")` loads the shipped table and `agents.load("path/to/table.json")` any
@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from agents.games import game_of_observation
+from agents.ppo.agent import PPOAgent
+from agents.ppo.file import load_policy
 from noir_env._json_file import read_json_file
 from noir_env.core import constants as C
 from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
-
-from .games import game_of_observation
-from .ppo_agent import PPOAgent
 
 FORMAT = "noir-ppo-by-players/1"
 PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table sizes
@@ -100,12 +101,16 @@ class PPOByPlayers:
 
     game = "noir"
 
-    def __init__(self, path: str | os.PathLike, greedy: bool = True, seed: int | None = None):
+    def __init__(self, path: str | os.PathLike, greedy: bool = True, seed: int | None = None,
+                 prior_of: Any = None):  # fmt: skip
         files = read_policy_table(path)
         by_file: dict[Path, PPOAgent] = {}
         for k, file in enumerate(dict.fromkeys(files.values())):
             try:
-                agent = PPOAgent(file, greedy=greedy, seed=None if seed is None else seed + k)
+                net = load_policy(file)
+                agent_seed = None if seed is None else seed + k
+                prior = prior_of(net.config, agent_seed) if prior_of else None
+                agent = PPOAgent(net=net, greedy=greedy, seed=agent_seed, prior=prior)
             except ValueError as err:
                 raise ValueError(f"{path}: {err}") from None
             if agent.game != "noir":

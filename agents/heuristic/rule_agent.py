@@ -13,9 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.games import check_observation
 from noir_env.spaces import NUM_ACTIONS
-
-from .games import check_observation
 
 PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
 

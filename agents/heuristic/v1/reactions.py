@@ -1,5 +1,5 @@
 """The heuristic agent's reaction cards (R5): what each playable reaction is worth now, and
-the target and power it is played on, by the same values (agents/heuristic.py documents the
+the target and power it is played on, by the same values (agents/heuristic/v2/agent.py documents the
 strategy).
 
 Each `*_values` kernel fills an array over the targets a card can take; `reactions` scores
@@ -12,22 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import (
-    O_ACTIVE,
-    O_QUEUE,
-    O_RTKIND,
-    Q_KIND,
-    Q_STANDING,
-    Q_TPLACE,
-    Q_TSEAT,
-    QF,
-    S_HIDDEN,
-    S_TC_ATK,
-    S_TC_HIDDEN,
-)
-
-from ._heuristic_attack import (
+from agents.heuristic.v1.attack import (
     W_ECON,
     W_MARGIN,
     W_POKER_MIN,
@@ -39,7 +24,7 @@ from ._heuristic_attack import (
     my_attack_value,
     outcome,
 )
-from ._heuristic_view import (
+from agents.heuristic.view import (
     F_DICE,
     F_G1,
     F_INCOME,
@@ -66,6 +51,20 @@ from ._heuristic_view import (
     slot_power,
     target_action,
     window_of,
+)
+from noir_env.core import constants as C
+from noir_env.core.observe import (
+    O_ACTIVE,
+    O_QUEUE,
+    O_RTKIND,
+    Q_KIND,
+    Q_STANDING,
+    Q_TPLACE,
+    Q_TSEAT,
+    QF,
+    S_HIDDEN,
+    S_TC_ATK,
+    S_TC_HIDDEN,
 )
 
 

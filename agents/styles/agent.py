@@ -13,9 +13,9 @@
 | `racer` | the money win | businesses only, hoards a tribute from the win, Poker Nights |
 | `bully` | the leader's fall | every attack and reaction at the opponent with the best score |
 
-Each style is one module (`_style_<name>.py`, its docstring states its rules) that scores the
-legal actions of a decision with the shared pieces of `_style_common` and the table reading
-of `_table` and `_heuristic_view` (the heuristic's). They are deterministic up to near-ties
+Each style is one module (`styles/<name>.py`, its docstring states its rules) that scores the
+legal actions of a decision with the shared pieces of `styles.common` and the table reading
+of `heuristic.table` and `heuristic.view` (the heuristic's). They are deterministic up to near-ties
 (`seed`), batched in numba like the heuristic, and differ on purpose: an agent that beats
 all of them has not learned one opponent.
 """
@@ -25,13 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agents.heuristic.rule_agent import RuleAgent, seed_salt
+from agents.heuristic.v1.policy import _idle, read_table, tie_break
+from agents.styles import bully, hoarder, racer, rusher, turtle
+from agents.styles.common import finish
 from noir_env.core import constants as C
 from noir_env.engine.refcount import borrowed
-
-from . import _style_bully, _style_hoarder, _style_racer, _style_rusher, _style_turtle
-from ._heuristic_policy import _idle, read_table, tie_break
-from ._rule_agent import RuleAgent, seed_salt
-from ._style_common import finish
 
 STYLE_NAMES = ("rusher", "turtle", "hoarder", "racer", "bully")
 RUSHER, TURTLE, HOARDER, RACER, BULLY = range(5)
@@ -46,27 +45,27 @@ def decide(o, mask, w, u):
         return only
     style = int(w[0])
     if style == RUSHER:
-        _style_rusher.phase(o, info, avail, mask, sc, ph)
+        rusher.phase(o, info, avail, mask, sc, ph)
     elif style == TURTLE:
-        _style_turtle.phase(o, info, avail, mask, sc, ph)
+        turtle.phase(o, info, avail, mask, sc, ph)
     elif style == HOARDER:
-        _style_hoarder.phase(o, info, avail, mask, sc, ph)
+        hoarder.phase(o, info, avail, mask, sc, ph)
     elif style == RACER:
-        _style_racer.phase(o, info, avail, mask, sc, ph)
+        racer.phase(o, info, avail, mask, sc, ph)
     else:
-        _style_bully.phase(o, info, avail, mask, sc, ph)
+        bully.phase(o, info, avail, mask, sc, ph)
     window = ph == C.PH_WINDOW
     if window or _idle(ph):
         if style == RUSHER:
-            _style_rusher.reactions(o, info, mask, sc, ph, window)
+            rusher.reactions(o, info, mask, sc, ph, window)
         elif style == TURTLE:
-            _style_turtle.reactions(o, info, mask, sc, ph, window)
+            turtle.reactions(o, info, mask, sc, ph, window)
         elif style == HOARDER:
-            _style_hoarder.reactions(o, info, mask, sc, ph, window)
+            hoarder.reactions(o, info, mask, sc, ph, window)
         elif style == RACER:
-            _style_racer.reactions(o, info, mask, sc, ph, window)
+            racer.reactions(o, info, mask, sc, ph, window)
         else:
-            _style_bully.reactions(o, info, mask, sc, ph, window)
+            bully.reactions(o, info, mask, sc, ph, window)
     return finish(sc, u)
 
 

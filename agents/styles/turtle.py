@@ -1,4 +1,4 @@
-"""Scripted style `turtle`: never attacks (agents/styles.py).
+"""Scripted style `turtle`: never attacks (agents/styles/agent.py).
 
 It builds businesses (the richest first), keeps its Hideout stack full (the Hideout, then
 the business covering it, the Hideout buried under the strongest business, R4.6) and keeps
@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.heuristic.table import stack_room
+from agents.heuristic.view import I_DEF, I_ITOP, I_MONEY, P, max_threat
+from agents.styles import common as sc_
 from noir_env.core import constants as C
-
-from . import _style_common as sc_
-from ._heuristic_view import I_DEF, I_ITOP, I_MONEY, P, max_threat
-from ._table import stack_room
 
 CARD_WORTH = np.array([3.0, 3.5, 3.5, 3.0, 4.0, 5.0, 6.0, 7.0, 0.5, 6.0, 3.0, 0.5, 3.0])
 
@@ -54,7 +53,7 @@ def reactions(o, info, mask, sc, ph, in_window):
 
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
-    """Score the legal actions of one decision (`agents/styles.py` runs it)."""
+    """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.0, True):
         return
     if ph == C.PH_ATTACK:

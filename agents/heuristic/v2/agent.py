@@ -1,15 +1,15 @@
 """The NOIR heuristic, `agents.load("heuristic")`: a rule-based agent that reads the threats at
 the table, on the observation and the legal-action mask only.
 
-    from agents.heuristic import HeuristicAgent
+    from agents.heuristic.v2.agent import HeuristicAgent
     agent = HeuristicAgent(seed=0)
     actions = agent.act(obs, mask)        # obs float32 [N, OBS_SIZE], mask [N, NUM_ACTIONS]
 
-It is the first heuristic (`agents/heuristic_v1.py`, `agents.load("heuristic-v1")`) with the
+It is the first heuristic (`agents/heuristic/v1/agent.py`, `agents.load("heuristic-v1")`) with the
 decisions that decide games rewritten around the threats at the table. Everything runs in
-numba kernels over the batch: `_table` reads the threats, `_heuristic2_economy` spends and
-guards, `_heuristic2_attack` attacks, `_heuristic2_reactions` plays the reaction cards,
-`_heuristic2_policy` decides each phase (with the first heuristic's kernels for the mulligan,
+numba kernels over the batch: `heuristic.table` reads the threats, `heuristic.v2.economy` spends and
+guards, `heuristic.v2.attack` attacks, `heuristic.v2.reactions` plays the reaction cards,
+`heuristic.v2.policy` decides each phase (with the first heuristic's kernels for the mulligan,
 Move Hideout, Discard and the Turncoat's power).
 
 Strategy (rule numbers from docs/RULES.md):
@@ -49,10 +49,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._heuristic2_economy import NUM_WEIGHTS2
-from ._heuristic2_policy import act_rows, act_rows_serial
-from ._rule_agent import RuleAgent
-from .heuristic_v1 import Style as V1Style
+from agents.heuristic.rule_agent import RuleAgent
+from agents.heuristic.v1.agent import Style as V1Style
+from agents.heuristic.v2.economy import NUM_WEIGHTS2
+from agents.heuristic.v2.policy import act_rows, act_rows_serial
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Style(V1Style):
     idle: float = 0.5  # worth per power of attacking, lost on a Hideout whose guards may not
 
     def weights(self) -> np.ndarray:
-        """The float64 weight vector the kernels read (order of `_heuristic2_economy.W2_*`)."""
+        """The float64 weight vector the kernels read (order of `heuristic.v2.economy.W2_*`)."""
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]
         out = np.array(values, np.float64)
         assert out.shape == (NUM_WEIGHTS2,)

@@ -1,4 +1,4 @@
-"""The compiled part of the IS-MCTS agent (agents/ismcts.py documents the method).
+"""The compiled part of the IS-MCTS agent (agents/search/ismcts.py documents the method).
 
 One search runs `iterate` in chunks of iterations over a tree kept in plain arrays, so that
 the caller can stop on a time budget between chunks. An iteration copies the root game,
@@ -16,6 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# the current `heuristic` (agents/heuristic/v2/agent.py): its kernel and its weights (`STYLES`), the
+# model of every other seat and the root's default choice
+from agents.heuristic.v2.policy import decide
 from noir_env.core import constants as C
 from noir_env.core.belief import resample_game
 from noir_env.core.countdown import score
@@ -25,14 +28,10 @@ from noir_env.engine.refcount import borrowed
 from noir_env.engine.sampling import count_legal, nth_legal
 from noir_env.engine.shell import step_one
 
-# the current `heuristic` (agents/heuristic.py): its kernel and its weights (`STYLES`), the
-# model of every other seat and the root's default choice
-from ._heuristic2_policy import decide
-
 FIRST, SIBLING, ACTION, VISITS, AVAIL = range(5)
 NODE_FIELDS = 5
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1
-# the float64 parameter row (agents/ismcts.py SearchConfig.params)
+# the float64 parameter row (agents/search/ismcts.py SearchConfig.params)
 P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH = range(5)
 MAX_SIM_STEPS = 20_000  # a game takes a few hundred decisions; this only stops a runaway
 

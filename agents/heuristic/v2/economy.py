@@ -1,5 +1,5 @@
 """The heuristic's turn-step choices that spend money or move gangsters: Deploy, placing a
-gangster, Move Gangsters and Draw (agents/heuristic.py documents the strategy).
+gangster, Move Gangsters and Draw (agents/heuristic/v2/agent.py documents the strategy).
 
 Every option is valued in coins: what it brings (income to come, attack power, cards) minus
 what it costs, minus the change it makes to the chance of being eliminated before the next
@@ -13,13 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import O_SELPOW
-from noir_env.core.rules import RULE_FIELDS
-
-from ._heuristic_attack import W_ECON, W_HOARD, elim_value
-from ._heuristic_policy import turns_left
-from ._heuristic_view import (
+from agents.heuristic.table import (
+    hand_size,
+    hidden_power,
+    hideout_hazard,
+    holds,
+    smoothed_odds,
+    stack_room,
+)
+from agents.heuristic.v1.attack import W_ECON, W_HOARD, elim_value
+from agents.heuristic.v1.policy import turns_left
+from agents.heuristic.view import (
     F_COVERS,
     F_INCOME,
     I_ALIVE,
@@ -42,11 +46,13 @@ from ._heuristic_view import (
     slot,
     slot_power,
 )
-from ._table import hand_size, hidden_power, hideout_hazard, holds, smoothed_odds, stack_room
+from noir_env.core import constants as C
+from noir_env.core.observe import O_SELPOW
+from noir_env.core.rules import RULE_FIELDS
 
 R_FIRST_ON_HIDEOUT = RULE_FIELDS.index("first_business_on_hideout")
 
-# --- the heuristic's own weights, after the first heuristic's (agents.heuristic.Style) ------
+# --- the heuristic's own weights, after the first heuristic's (agents.heuristic.v1.agent.Style)
 W2_ELIM = 15  # what being eliminated costs, in coins (the game, the table, the hand)
 W2_GANG = 16  # worth of one point of gangster power on the table, beyond guarding
 W2_CARD = 17  # worth of one card drawn

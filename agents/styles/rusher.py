@@ -1,4 +1,4 @@
-"""Scripted style `rusher`: goes for Hideouts (agents/styles.py).
+"""Scripted style `rusher`: goes for Hideouts (agents/styles/agent.py).
 
 Its prey is the living opponent with the weakest Hideout (the lowest defense V, R3.6; the
 poorer one on a tie). It buys gangsters before businesses and keeps them on businesses, where
@@ -14,10 +14,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.heuristic.view import (
+    F_INCOME,
+    I_ALIVE,
+    I_DEF,
+    I_FREE,
+    I_MONEY,
+    I_NBIZ,
+    I_TOP,
+    P,
+    S,
+    slot,
+)
+from agents.styles import common as sc_
 from noir_env.core import constants as C
-
-from . import _style_common as sc_
-from ._heuristic_view import F_INCOME, I_ALIVE, I_DEF, I_FREE, I_MONEY, I_NBIZ, I_TOP, P, S, slot
 
 # worth of keeping each card type (gangsters 1-4, businesses 1-4, Poker, Police, Bribe,
 # Drive-by, Turncoat): muscle first
@@ -94,7 +104,7 @@ def reactions(o, info, mask, sc, ph, in_window):
 
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
-    """Score the legal actions of one decision (`agents/styles.py` runs it)."""
+    """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, False):
         return
     if ph == C.PH_ATTACK:

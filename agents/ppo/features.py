@@ -29,8 +29,8 @@ so it hides and reveals nothing more.
   - 38:     how many other living seats could breach the observer's Hideout next turn;
   - 39:     how many other living seats' Hideouts the observer could breach.
 Values >= 0 because the policy's first layer reads only the columns that are nonzero
-somewhere in a batch (`agents.ppo_net.nonzero_columns`). The seat figures are the
-heuristic's own reading of the observation (`agents._heuristic_view.summarize`), so the score
+somewhere in a batch (`agents.ppo.net.nonzero_columns`). The seat figures are the
+heuristic's own reading of the observation (`agents.heuristic.view.summarize`), so the score
 arithmetic has one home outside the core.
 """
 
@@ -39,10 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core.constants import MAX_PLAYERS
-from noir_env.spaces import OBS_SIZE
-
-from ._heuristic_view import (
+from agents.heuristic.view import (
     I_ALIVE,
     I_DEF,
     I_MONEY,
@@ -53,6 +50,8 @@ from ._heuristic_view import (
     summarize,
     sure_elimination_power,
 )
+from noir_env.core.constants import MAX_PLAYERS
+from noir_env.spaces import OBS_SIZE
 
 FEATURE_SETS = {"score-v1": 16, "threat-v1": 40}  # name: how many values it appends
 
@@ -81,7 +80,7 @@ def with_features(name: str, obs: np.ndarray) -> np.ndarray:
 
 def seat_summaries(obs: np.ndarray) -> np.ndarray:
     """float64 [B, 6, SEAT_INFO]: each observation row's seat summaries as the heuristic reads
-    them (`agents._heuristic_view.summarize`: score by R6.4, money, alive, ...; zeros for an
+    them (`agents.heuristic.view.summarize`: score by R6.4, money, alive, ...; zeros for an
     absent or eliminated seat)."""
     obs = np.ascontiguousarray(obs, dtype=np.float32)
     info = np.zeros((len(obs), MAX_PLAYERS, SEAT_INFO))

@@ -1,8 +1,8 @@
-"""The heuristic's decisions, one numba kernel call per observation row (agents/heuristic.py
-documents the strategy).
+"""The heuristic's decisions, one numba kernel call per observation row
+(agents/heuristic/v2/agent.py documents the strategy).
 
 `decide` scores every legal action and takes the best, like the first heuristic's
-(`_heuristic_policy`), whose choices it keeps where the table-aware ones below add nothing:
+(`heuristic.v1.policy`), whose choices it keeps where the table-aware ones below add nothing:
 the mulligan, Move Hideout, Discard, the reaction cards and their targets. `act_rows` runs
 it over a batch in parallel.
 """
@@ -11,14 +11,8 @@ from __future__ import annotations
 
 from numba import njit, prange
 
-from noir_env.core import constants as C
-from noir_env.engine.refcount import borrowed
-
-from . import _heuristic2_attack as attack
-from . import _heuristic2_economy as economy
-from . import _heuristic2_reactions as reactions
-from ._heuristic_attack import W_NOISE
-from ._heuristic_policy import (
+from agents.heuristic.v1.attack import W_NOISE
+from agents.heuristic.v1.policy import (
     _best,
     _idle,
     continue_attack,
@@ -29,7 +23,10 @@ from ._heuristic_policy import (
     read_table,
     tie_break,
 )
-from ._heuristic_reactions import turncoat_power
+from agents.heuristic.v1.reactions import turncoat_power
+from agents.heuristic.v2 import attack, economy, reactions
+from noir_env.core import constants as C
+from noir_env.engine.refcount import borrowed
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""Scripted style `racer`: races for the money win (agents/styles.py).
+"""Scripted style `racer`: races for the money win (agents/styles/agent.py).
 
 It buys businesses only, the richest first (gangsters only when they are free, power 1),
 draws only the free card unless its hand holds no business, and once its next tribute would
@@ -14,11 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.heuristic.table import holds, near_money_win, richest
+from agents.heuristic.view import F_INCOME, I_INCOME, I_MONEY, P, S, money_threshold, slot
+from agents.styles import common as sc_
 from noir_env.core import constants as C
-
-from . import _style_common as sc_
-from ._heuristic_view import F_INCOME, I_INCOME, I_MONEY, P, S, money_threshold, slot
-from ._table import holds, near_money_win, richest
 
 CARD_WORTH = np.array([2.0, 1.0, 0.8, 0.6, 5.0, 7.0, 9.0, 11.0, 4.0, 3.5, 2.0, 1.5, 0.5])
 
@@ -60,7 +59,7 @@ def reactions(o, info, mask, sc, ph, in_window):
 
 @njit(cache=True)
 def phase(o, info, avail, mask, sc, ph):
-    """Score the legal actions of one decision (`agents/styles.py` runs it)."""
+    """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 3.0, True):
         return
     if ph == C.PH_ATTACK:

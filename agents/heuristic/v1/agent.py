@@ -1,8 +1,8 @@
 """The first rule-based NOIR agent, `agents.load("heuristic-v1")` (the heuristic until the
-table-aware one of `agents/heuristic.py` replaced it; kept as a baseline). It reads the
+table-aware one of `agents/heuristic/v2/agent.py` replaced it; kept as a baseline). It reads the
 observation and the legal-action mask only.
 
-    from agents.heuristic_v1 import HeuristicV1Agent
+    from agents.heuristic.v1.agent import HeuristicV1Agent
     agent = HeuristicV1Agent(style="balanced", seed=0)
     actions = agent.act(obs, mask)        # obs float32 [N, OBS_SIZE], mask [N, NUM_ACTIONS]
 
@@ -10,9 +10,9 @@ It never looks at the core state: everything it knows comes from the observer's 
 (docs/RULES.md, R7): the public table, the own hand, hand sizes, the pending attack and the
 window's queue. Every decision scores the legal actions and takes the best, so it is always
 legal; a decision with one legal action is taken at once. All of it runs in numba kernels
-over the batch, in parallel above a few dozen rows: `_heuristic_view` decodes the
-observation, `_heuristic_attack` plans and values attacks, `_heuristic_reactions` values the
-reaction cards, `_heuristic_policy` decides each phase.
+over the batch, in parallel above a few dozen rows: `heuristic.view` decodes the
+observation, `heuristic.v1.attack` plans and values attacks, `heuristic.v1.reactions` values the
+reaction cards, `heuristic.v1.policy` decides each phase.
 
 Strategy (rule numbers from docs/RULES.md):
 
@@ -26,7 +26,7 @@ Strategy (rule numbers from docs/RULES.md):
   to the Hideout stack while the strongest opponent's attack power (table + HIDDEN gangsters)
   is within `margin` of its defense V = 3 + gangsters + covering business (R3.6), else to the
   business that needs them. Attackers are taken off the stack last.
-- **Attacks that pay.** For every legal target the agent plans an attack (`_heuristic_attack`:
+- **Attacks that pay.** For every legal target the agent plans an attack (`heuristic.v1.attack`:
   the weakest own gangsters that reach the defense, from businesses off the Hideout first) and
   values it: money stolen (R3.4) or the breach payment with its d6 (R3.6), plus `harm` times
   the damage to the defender (its business, income to come, killed gangsters), minus `loss`
@@ -64,9 +64,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._heuristic_attack import NUM_WEIGHTS
-from ._heuristic_policy import act_rows, act_rows_serial
-from ._rule_agent import RuleAgent
+from agents.heuristic.rule_agent import RuleAgent
+from agents.heuristic.v1.attack import NUM_WEIGHTS
+from agents.heuristic.v1.policy import act_rows, act_rows_serial
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class Style:
     stop: float = 1.1  # extra harm weight on a player close to a money or war win
 
     def weights(self) -> np.ndarray:
-        """The float64 weight vector the kernels read (order of `_heuristic_attack.W_*`)."""
+        """The float64 weight vector the kernels read (order of `heuristic.v1.attack.W_*`)."""
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]
         out = np.array(values, np.float64)
         assert out.shape == (NUM_WEIGHTS,)

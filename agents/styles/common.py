@@ -1,8 +1,8 @@
-"""Building blocks of the scripted styles (`agents/styles.py`): the mechanical decisions every
+"""Building blocks of the scripted styles (`agents/styles/agent.py`): the mechanical decisions every
 style makes the same way, and the scorers a style feeds with its own preferences.
 
-A style's `decide(o, mask, u)` (one module each, `_style_<name>.py`) reads the table with
-`_heuristic_view.summarize` and `_table`, fills a score per legal action with the functions
+A style's `decide(o, mask, u)` (one module each, `styles/<name>.py`) reads the table with
+`heuristic.view.summarize` and `heuristic.table`, fills a score per legal action with the functions
 here, and returns `finish(sc, u)`: the best legal action (illegal actions keep -inf, legal
 ones a floor score, so the answer is always legal). Preferences are plain tables and
 values: `card_worth[card]` for deploys, discards and the mulligan; `target[rel, t]` for
@@ -14,27 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import (
-    O_ACTIVE,
-    O_COUNT,
-    O_QUEUE,
-    O_RTKIND,
-    Q_KIND,
-    Q_STANDING,
-    Q_TSEAT,
-    QF,
-)
-
-from ._heuristic_attack import plan, source_rank, target_need
-from ._heuristic_policy import (
+from agents.heuristic.table import available_power, hand_size
+from agents.heuristic.v1.attack import plan, source_rank, target_need
+from agents.heuristic.v1.policy import (
     NEG,
     _best,
     move_gangsters,
     move_hideout,
     score_attackers,
 )
-from ._heuristic_view import (
+from agents.heuristic.view import (
     F_INCOME,
     I_DEF,
     I_MONEY,
@@ -50,7 +39,17 @@ from ._heuristic_view import (
     slot_power,
     target_action,
 )
-from ._table import available_power, hand_size
+from noir_env.core import constants as C
+from noir_env.core.observe import (
+    O_ACTIVE,
+    O_COUNT,
+    O_QUEUE,
+    O_RTKIND,
+    Q_KIND,
+    Q_STANDING,
+    Q_TSEAT,
+    QF,
+)
 
 NOISE = 0.01  # tie-breaks only: a style plays its rules, not a weighted blend
 

@@ -3,7 +3,7 @@ without running code.
 
 A policy file is `torch.save({"format": "noir-ppo/1", "config": {...}, "state_dict": ...,
 "sha256": ...})` with float16 weights (the shipped policy is a few MB). `load_policy` reads it
-as any torch file from outside is read (`agents.torch_file`: no code runs, no tensor holds
+as any torch file from outside is read (`agents.ppo.torch_file`: no code runs, no tensor holds
 more than the file's bytes) and checks it all before it builds a net: the config's sizes
 within bounds, every tensor's shape against the config (so the net is no larger than the
 file), finite weights, and the checksum of the config and tensors (`policy_checksum`; files
@@ -24,12 +24,11 @@ from typing import Any
 
 import torch
 
+from agents.ppo.features import FEATURE_SETS, feature_size
+from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
+from agents.ppo.torch_file import load_torch_file
 from noir_env._atomic import atomic_write
 from noir_env.game import get_game
-
-from .ppo_features import FEATURE_SETS, feature_size
-from .ppo_net import ILLEGAL_LOGIT, PolicyNet
-from .torch_file import load_torch_file
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
@@ -138,11 +137,11 @@ def with_appended_actions(net: PolicyNet) -> PolicyNet:
 
 def _read_policy_file(path: str | os.PathLike) -> dict:
     """The file's dict, read without running code and within its bytes
-    (`agents.torch_file`); ValueError if it is none."""
+    (`agents.ppo.torch_file`); ValueError if it is none."""
     try:
         data = load_torch_file(path, "policy file")
     except ValueError as err:
-        if Path(path).suffix != ".json" or not Path(path).is_file():  # agents.ppo_by_players
+        if Path(path).suffix != ".json" or not Path(path).is_file():  # agents.ppo.by_players
             raise
         raise ValueError(f"{err}; a policy table (.json) names a policy file per player count: "
                          "use one") from None  # fmt: skip

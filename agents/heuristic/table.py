@@ -1,9 +1,10 @@
 """Reading the table for the rule agents: who can hit whose Hideout before the observer's
 next turn, what a breach would cost, and the plain facts the scripted styles decide on.
 
-Shared by the heuristic (`agents/heuristic.py`) and the scripted styles (`agents/styles.py`);
-built on the seat summaries of `_heuristic_view.summarize` (rows `info[rel, I_*]`, rel 0 =
-the observer). Every function is a numba kernel over one observation row `o` or its summaries.
+Shared by the heuristic (`agents/heuristic/v2/agent.py`) and the scripted styles
+(`agents/styles/agent.py`); built on the seat summaries of `heuristic.view.summarize` (rows
+`info[rel, I_*]`, rel 0 = the observer). Every function is a numba kernel over one
+observation row `o` or its summaries.
 
 The threat model (docs/RULES.md R3.6, R3.8, R4.2): before the observer's next turn every
 living opponent has one turn, and in it attacks with at most its `I_THREAT` power (its
@@ -19,10 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import O_HAND, S_HIDDEN
-
-from ._heuristic_view import (
+from agents.heuristic.view import (
     I_ALIVE,
     I_DEF,
     I_GH,
@@ -37,6 +35,8 @@ from ._heuristic_view import (
     power,
     seat,
 )
+from noir_env.core import constants as C
+from noir_env.core.observe import O_HAND, S_HIDDEN
 
 SURVIVAL_FLOOR = 0.02  # a certain elimination still counts as this chance to survive: finite
 
@@ -150,7 +150,7 @@ def near_money_win(o, info, q):
 
 @njit(cache=True)
 def available_power(avail):
-    """Total power of the gangsters in `avail[rank, pw]` (`_heuristic_attack.available`)."""
+    """Total power of the gangsters in `avail[rank, pw]` (`heuristic.v1.attack.available`)."""
     total = 0.0
     for r in range(avail.shape[0]):
         total += power(avail[r])

@@ -50,12 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from noir_env import core
-from noir_env.core.state import kernel_view
-from noir_env.engine.rng import seed_to_state
-from noir_env.engine.sampling import count_legal
-
-from ._ismcts_search import (
+from agents.heuristic.v2.agent import STYLES
+from agents.search.tree import (
     ACTION,
     FIRST,
     NODE_FIELDS,
@@ -65,7 +61,10 @@ from ._ismcts_search import (
     iterate,
     rollout_choice,
 )
-from .heuristic import STYLES
+from noir_env import core
+from noir_env.core.state import kernel_view
+from noir_env.engine.rng import seed_to_state
+from noir_env.engine.sampling import count_legal
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 CHUNK = 8  # iterations between two looks at the clock
@@ -116,7 +115,7 @@ class SearchConfig:
                 raise ValueError(f"{name} must be a number > 0, got {v!r}")
 
     def params(self) -> np.ndarray:
-        """The float64 parameter row of `_ismcts_search.iterate`."""
+        """The float64 parameter row of `search.tree.iterate`."""
         kind = ROLLOUTS[self.rollout]
         row = [self.c, kind, self.horizon, self.temperature, self.depth]  # P_* order
         return np.array(row, np.float64)
@@ -178,7 +177,7 @@ class ISMCTSAgent:
         self._params = self.config.params()
         self._weights = STYLES[style].weights()
         self._seeds = np.random.default_rng(0 if seed is None else seed)
-        self.default = _default_agent(default, seed)
+        self.default = _default_agent(default)
 
     def act_on_state(self, state: core.State, games: np.ndarray | list[int] | None = None):
         """int64 [len(games)]: the action of each listed game's current player, chosen from
@@ -316,17 +315,18 @@ class SearchResult:
     choice: int  # the action played: actions[0] unless another beat it (paired test)
 
 
-def _default_agent(default: Any, seed: int | None) -> Any:
+def _default_agent(default: Any) -> Any:
     """The batched agent whose choice the search must beat (None: the heuristic, computed
-    in the rollout kernel): an agent name, a policy file's path, or an agent object."""
-    if default in ("heuristic", None):
+    in the rollout kernel): "heuristic", or an agent object (`agents.load("ismcts",
+    default=NAME)` loads one by name)."""
+    if default is None or (isinstance(default, str) and default == "heuristic"):
         return None
     if isinstance(default, str):
-        from .registry import load
-
-        agent = load(default, seed=seed)
-    else:
-        agent = default
+        raise ValueError(
+            f"ismcts default {default!r}: pass an agent object (agents.load({default!r})); "
+            "agents.load('ismcts', default=...) resolves names"
+        )
+    agent = default
     if getattr(agent, "uses_state", False) or not callable(getattr(agent, "act", None)):
         raise ValueError(f"ismcts default must be a batched agent with act(obs, mask), got "
                          f"{default!r}")  # fmt: skip

@@ -1,10 +1,10 @@
 """The agent that plays a saved PPO policy.
 
-`PPOAgent(path)` plays a policy file (`agents.ppo_file`) of a `PolicyNet` (`agents.ppo_net`)
+`PPOAgent(path)` plays a policy file (`agents.ppo.file`) of a `PolicyNet` (`agents.ppo.net`)
 with the batched agent protocol `act(obs[N, D], mask[N, A]) -> actions[N]` (greedy by
 default, or sampled), in numpy. `agents.load("path/to/policy.pt")` loads any policy file;
 `agents.load("ppo")`, the shipped policy, is a policy table: a policy file per player count
-(`agents.ppo_by_players`). `PolicyNet`, `load_policy` and `save_policy` can still be
+(`agents.ppo.by_players`). `PolicyNet`, `load_policy` and `save_policy` can still be
 imported from here.
 """
 
@@ -17,11 +17,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.games import OBS_SIZES, game_of_observation
+from agents.ppo.file import load_policy, save_policy  # noqa: F401 - save_policy: re-exported
+from agents.ppo.net import PolicyNet, nonzero_part, sample_actions
 from noir_env.core.obs_layouts import columns_for, to_layout
-
-from .games import OBS_SIZES, game_of_observation
-from .ppo_file import load_policy, save_policy  # noqa: F401 - save_policy: re-exported
-from .ppo_net import PolicyNet, nonzero_part, sample_actions
 
 
 class PPOAgent:
@@ -37,6 +36,7 @@ class PPOAgent:
         net: PolicyNet | None = None,
         greedy: bool = True,
         seed: int | None = None,
+        prior: Any = None,
     ):
         if net is None:
             if path is None:
@@ -55,7 +55,13 @@ class PPOAgent:
         size = net.config["obs_size"]
         earlier = self.game == "noir" and size != OBS_SIZES["noir"]
         self.layout_columns = columns_for(size) if earlier else None
-        self.prior = prior_agent(net, seed)
+        name = net.config.get("prior")
+        if name and prior is None:
+            raise ValueError(
+                f"this policy consults the agent {name!r} (its prior): load it with "
+                f"agents.load(path), or pass prior=agents.load({name!r})"
+            )
+        self.prior = prior if name else None
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 actions, one per row (a 1-D obs and mask give one action)."""
@@ -86,17 +92,6 @@ class PPOAgent:
             probs = np.exp(np.where(m, logits - best, 0.0)) * m
             out = sample_actions(probs, self.rng)
         return out[0] if single else out
-
-
-def prior_agent(net: PolicyNet, seed: int | None = None) -> Any:
-    """The agent a policy with a prior (`PolicyNet`) consults, loaded by name (None
-    without one); ValueError if no agent has that name."""
-    name = net.config.get("prior")
-    if not name:
-        return None
-    from .registry import load  # the registry loads this module: import it when needed
-
-    return load(name, seed=seed)
 
 
 class NumpyPolicy:

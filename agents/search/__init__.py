@@ -1,0 +1,1 @@
+"""Search: the IS-MCTS agent (`ismcts.py`) and its compiled tree search (`tree.py`)."""
