@@ -121,7 +121,7 @@ class GameViews:
 
 def views_of(game: Game) -> GameViews:
     """The views of `game`: its env module's, or the generic ones."""
-    module = VIEWS.get(game.name)
+    module = VIEWS.get(getattr(game, "name", ""))
     if module is None:
         return GameViews(game)
     return importlib.import_module(module).VIEWS(game)

@@ -15,6 +15,7 @@ pyspiel = pytest.importorskip(
 
 import noir_env.openspiel as nos  # noqa: E402 - after the skip
 from noir_env.game import get_game  # noqa: E402
+from noir_env.views import board_text  # noqa: E402
 
 KIND = pyspiel.GameType
 
@@ -88,7 +89,7 @@ def test_action_ids_names_and_state_are_the_cores(players):
             core.action_name(a) for a in legal
         ]
         np.testing.assert_array_equal(state.observation_tensor(seat), core.observe(ref, seat)[0])
-        assert state.observation_string(seat) == core.render(ref, 0, seat)
+        assert state.observation_string(seat) == board_text(core, ref, 0, seat)
         a = int(rng.choice(legal))
         state.apply_action(a)
         core.step(ref, np.array([a]))

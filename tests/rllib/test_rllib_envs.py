@@ -19,6 +19,7 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 
 import agents
 from noir_env.game import get_game
+from noir_env.views import action_space
 from train.rllib.envs import (
     LEARNER,
     MaskedVectorEnv,
@@ -113,7 +114,7 @@ def test_selfplay_env_keeps_rllibs_multi_agent_episode_protocol(game, players, m
 def _module(obs_size: int = 40, actions: int = 12) -> MaskedPolicyModule:
     space = masked_space(_TinyGame(obs_size, actions))
     spec = RLModuleSpec(module_class=MaskedPolicyModule, observation_space=space,
-                        action_space=_TinyGame(obs_size, actions).action_space(),
+                        action_space=action_space(_TinyGame(obs_size, actions)),
                         model_config={"hidden": [32], "game": "noir"})  # fmt: skip
     return spec.build()
 
@@ -163,7 +164,7 @@ def test_masked_module_never_samples_an_illegal_action():
 def test_agent_module_plays_the_agents_legal_choices():
     game = get_game("noir")
     spec = RLModuleSpec(module_class=AgentModule, observation_space=masked_space(game),
-                        action_space=game.action_space(),
+                        action_space=action_space(game),
                         model_config={"agent": "heuristic", "seed": 0})  # fmt: skip
     module = spec.build()
     env = MaskedVectorEnv(8, num_players=4, opponents="random")
@@ -177,7 +178,7 @@ def test_export_is_the_policy_file_agents_load_plays(tmp_path):
 
     game = get_game("noir")
     spec = RLModuleSpec(module_class=MaskedPolicyModule, observation_space=masked_space(game),
-                        action_space=game.action_space(),
+                        action_space=action_space(game),
                         model_config={"hidden": [64, 32], "game": "noir"})  # fmt: skip
     module = spec.build()
     with torch.no_grad():
