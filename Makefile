@@ -28,19 +28,19 @@ $(BIN)/python:
 	$(HEARTBEAT) $(PY) -m venv $(VENV)
 	$(HEARTBEAT) $(BIN)/pip install -q --upgrade pip
 
-$(STAMP_DEV): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev]"
 	touch $@
 
-$(STAMP_BENCH): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_BENCH): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,bench]"
 	touch $@
 
-$(STAMP_TRAIN): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
-$(STAMP_TEXTARENA): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_TEXTARENA): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train,textarena]"
 	touch $@
 
@@ -48,18 +48,18 @@ $(BIN_RLLIB)/python:
 	$(HEARTBEAT) $(PY) -m venv $(VENV_RLLIB)
 	$(HEARTBEAT) $(BIN_RLLIB)/pip install -q --upgrade pip
 
-$(STAMP_RLLIB): pyproject.toml setup.py | $(BIN_RLLIB)/python
+$(STAMP_RLLIB): pyproject.toml | $(BIN_RLLIB)/python
 	$(HEARTBEAT) $(BIN_RLLIB)/pip install -e ".[dev,train,rllib]"
 	touch $@
 
 # the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
 rllib: $(STAMP_RLLIB)
 
-$(STAMP_OPENSPIEL): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_OPENSPIEL): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[openspiel]"
 	touch $@
 
-$(STAMP_DOCS): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_DOCS): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
 

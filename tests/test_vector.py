@@ -381,7 +381,7 @@ def test_registered_single_seat_env():
 def test_sb3_make_vec_env_over_the_registered_env():
     from stable_baselines3.common.env_util import make_vec_env
 
-    env = make_vec_env("noir_env/Noir-v1", n_envs=2, seed=0, env_kwargs={"num_players": 3})
+    env = make_vec_env("noir_env:noir_env/Noir-v1", n_envs=2, seed=0, env_kwargs={"num_players": 3})
     obs = env.reset()
     masks = np.stack(env.env_method("action_masks"))
     assert obs.shape == (2, OBS_SIZE) and masks.shape == (2, NUM_ACTIONS)
