@@ -25,7 +25,7 @@ _declare("district_noir", "noir_env.district.game")
 
 def __getattr__(name: str):
     # `noir_env.noir_v1` on first use: importing the package stays cheap
-    if name in ("noir_v1", "noir_v0"):
+    if name == "noir_v1":
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -251,7 +251,7 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
   `original`: stopping after a raze leaves the Hideout open to attack that turn. The
   observation's queue holds 15 cards with a Turncoat/Poker Night kind and the Turncoat's power,
   and adds `kidnapped_this_move` and the `turncoat_attackers` rule (2473 -> 2631 values); PPO
-  policies of the v0 layout play through a column map. `noir_v0` is a deprecated alias.
+  policies of the v0 layout play through a column map.
 * v0, rules v1 (noir_env 0.2.0): reactions resolve in play order from a queue; several Police
   per window, each Bribe names the Police it answers (`bribe:<k>`, new action ids 374-382); a
   window before the Attack step; raze-first attackers choose to go on into the Hideout
