@@ -16,16 +16,12 @@ from noir_env._numba_cache import configure as _configure_numba_cache
 
 _configure_numba_cache()  # before any kernel module is imported
 
-from noir_env.threads import set_threads as _set_threads  # noqa: E402
-
 from .district_heuristic import DistrictHeuristicAgent  # noqa: E402
 from .heuristic import HeuristicAgent  # noqa: E402
 from .heuristic_v1 import HeuristicV1Agent  # noqa: E402
 from .random_agent import RandomAgent  # noqa: E402
 from .registry import load, names  # noqa: E402
 from .text_agent import TextAgent  # noqa: E402
-
-_set_threads()  # the project's one threading choice (noir_env.threads): 1 unless NOIR_THREADS
 
 __all__ = [
     "DistrictHeuristicAgent",

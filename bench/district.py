@@ -29,6 +29,7 @@ from agents.random_agent import RandomAgent
 from noir_env import district
 from noir_env.district import random_playout
 from noir_env.district.constants import PH_GAME_OVER
+from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 from train.cli import first_paragraph
 
@@ -114,6 +115,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--no-noir", action="store_true", help="measure District Noir only")

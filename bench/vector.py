@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.random_agent import RandomAgent
+from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 from train.cli import first_paragraph
 
@@ -92,6 +93,7 @@ def dummy_vec_rate(
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
