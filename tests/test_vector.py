@@ -337,6 +337,7 @@ def test_sb3_vec_env_contract():
             )
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_on_sb3_vec_env():
     from sb3_contrib import MaskablePPO
 
@@ -442,6 +443,7 @@ def test_selfplay_bad_action_changes_nothing():
     assert env.state.tobytes() == before.tobytes()
 
 
+@pytest.mark.slow
 def test_maskable_ppo_beats_random_opponents():
     """A short training run that learns: MaskablePPO on make_sb3_vec_env (4 players, random
     opponents) wins clearly more often than the 1-in-4 of a random seat. Measured at this

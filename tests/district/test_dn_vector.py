@@ -213,6 +213,7 @@ def test_agents_load_district_heuristic_and_refuse_the_other_game():
         agents.load("district-heuristic", style="x")
 
 
+@pytest.mark.slow
 def test_maskable_ppo_learns_a_few_hundred_steps_on_the_sb3_vec_env():
     sb3_contrib = pytest.importorskip("sb3_contrib")
     env = make_sb3_vec_env(8, game="district_noir", opponents="district-heuristic", seed=0)
