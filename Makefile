@@ -1,5 +1,6 @@
 # The README's two commands: `make demo` (the main job) and `make test` (the test suite).
-# Each creates .venv on first use and installs what it needs. `make docs` builds the site.
+# Each creates .venv on first use and installs what it needs. `make docs` builds the site;
+# `make test-fast` is the edit loop's subset of the suite.
 # pip runs without -q: a first install downloads torch and takes minutes, and its progress
 # shows that it is working.
 PY ?= python3
@@ -22,7 +23,7 @@ VENV_RLLIB := .venv-rllib
 BIN_RLLIB := $(VENV_RLLIB)/bin
 STAMP_RLLIB := $(VENV_RLLIB)/.rllib-installed
 
-.PHONY: demo test docs lint bench bench-rllib rllib clean
+.PHONY: demo test test-fast docs lint bench bench-rllib rllib clean
 
 # tools/heartbeat.sh: a line every 8 s while pip works silently (unpacking torch, ray)
 HEARTBEAT := sh tools/heartbeat.sh
@@ -31,19 +32,19 @@ $(BIN)/python:
 	$(HEARTBEAT) $(PY) -m venv $(VENV)
 	$(HEARTBEAT) $(BIN)/pip install -q --upgrade pip
 
-$(STAMP_DEV): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev]"
 	touch $@
 
-$(STAMP_BENCH): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_BENCH): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,bench]"
 	touch $@
 
-$(STAMP_TRAIN): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_TRAIN): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train]"
 	touch $@
 
-$(STAMP_TEXTARENA): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_TEXTARENA): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dev,train,textarena]"
 	touch $@
 
@@ -51,31 +52,32 @@ $(BIN_RLLIB)/python:
 	$(HEARTBEAT) $(PY) -m venv $(VENV_RLLIB)
 	$(HEARTBEAT) $(BIN_RLLIB)/pip install -q --upgrade pip
 
-$(STAMP_RLLIB): pyproject.toml setup.py | $(BIN_RLLIB)/python
+$(STAMP_RLLIB): pyproject.toml | $(BIN_RLLIB)/python
 	$(HEARTBEAT) $(BIN_RLLIB)/pip install -e ".[dev,train,rllib]"
 	touch $@
 
 # the RLlib venv alone (python -m train.rllib_ppo runs in it: .venv-rllib/bin/python)
 rllib: $(STAMP_RLLIB)
 
-$(STAMP_OPENSPIEL): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_OPENSPIEL): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[openspiel]"
 	touch $@
 
-$(STAMP_DATASET): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_DATASET): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[dataset]"
 	touch $@
 
-$(STAMP_DOCS): pyproject.toml setup.py | $(BIN)/python
+$(STAMP_DOCS): pyproject.toml | $(BIN)/python
 	$(HEARTBEAT) $(BIN)/pip install -e ".[docs]"
 	touch $@
 
 demo: $(STAMP_TRAIN)
 	$(BIN)/python -m train.demo
 
-# the suite, then once the position fuzz with bounds-checked kernels (a subprocess that
-# compiles every kernel again with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the
-# docs extra lets tests/test_docs_site.py build the site with --strict, as `make docs` does;
+# lint first (`make lint`: a style error fails at once), then the suite, then once the
+# position fuzz with bounds-checked kernels (a subprocess that compiles every kernel again
+# with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the docs extra lets
+# tests/test_docs_site.py build the site with --strict, as `make docs` does;
 # then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
 # TextArena and OpenSpiel are installed into the main venv: tests/test_textarena.py and
 # tests/openspiel run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if
@@ -83,11 +85,26 @@ demo: $(STAMP_TRAIN)
 # The replay viewer's tests open its pages in headless Chromium (tests/test_replay_viewer.py):
 # Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
 # browser a failure here, where a bare pytest elsewhere skips those tests
-test: $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
+test: lint $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 NOIR_REQUIRE_MINARI=1 $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m boundscheck
 	$(BIN_RLLIB)/python -m pytest tests/rllib
+
+# The edit loop's subset: lint, then the rules scenarios, the cores and the game protocol
+# (NOIR, District Noir, the toy game), the AEC and vector envs, determinism, invariants,
+# hidden information, the heuristics and the text views; not the training runs (marked
+# `slow` where they share a file with these), the CLIs, RLlib, OpenSpiel, TextArena, the
+# browser, the notebooks, the docs site, the benches or the boundscheck run. A minute or two
+# on 2 cores once the numba cache is warm (the first run compiles for minutes).
+FAST_TESTS := tests/rules tests/race tests/district tests/test_core_api.py \
+	tests/test_game_protocol.py tests/test_determinism.py tests/test_invariants.py \
+	tests/test_hidden_info.py tests/test_information.py tests/test_belief.py \
+	tests/test_heuristic.py tests/test_aec.py tests/test_text.py tests/test_vector.py \
+	tests/test_vector_reliability.py tests/test_reliability_copy.py \
+	tests/test_reliability_args.py tests/test_robustness.py tests/test_play.py
+test-fast: lint $(STAMP_TRAIN)
+	$(BIN)/python -m pytest -m "not slow and not boundscheck" $(FAST_TESTS)
 
 # the documentation site into site/; any warning (a broken link, a missing page) fails it.
 # NO_MKDOCS_2_WARNING: mkdocs-material's banner about its successor, not about these docs

@@ -22,9 +22,6 @@ from agents.heuristic.v2.agent import HeuristicAgent  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
 from agents.registry import load, names  # noqa: E402
 from agents.text_agent import TextAgent  # noqa: E402
-from noir_env.threads import set_threads as _set_threads  # noqa: E402
-
-_set_threads()  # the project's one threading choice (noir_env.threads): 1 unless NOIR_THREADS
 
 __all__ = [
     "DistrictHeuristicAgent",

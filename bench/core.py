@@ -31,6 +31,7 @@ from agents.random_agent import RandomAgent
 from noir_env import core
 from noir_env.core import random_playout
 from noir_env.core.constants import PH_GAME_OVER
+from noir_env.threads import set_threads
 from train.cli import first_paragraph
 
 SIZES = (1, 256, 4096)
@@ -94,6 +95,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     args = parser.parse_args()

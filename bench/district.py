@@ -4,7 +4,7 @@ The loops of bench/core.py, for both games, at N = 1, 256 and 4096 games in lock
   compiled  - whole games of random legal play inside numba (`random_playout`);
   python    - a Python loop over the public API: legal_action_mask -> RandomAgent.act ->
               step, what a training loop pays per call;
-  vector    - District Noir only: `make_district_vector_env` with the built-in random
+  vector    - District Noir only: `make_vector_env(game="district_noir")` with the built-in random
               opponent and a random learner, learner-steps/s (each also plays the
               opponent's decisions inside; NOIR's vector figures are bench/vector.py's).
 Finished games are dealt again. Prints one table (agent-steps/s, District Noir and NOIR with
@@ -29,7 +29,8 @@ from agents.random_agent import RandomAgent
 from noir_env import district
 from noir_env.district import random_playout
 from noir_env.district.constants import PH_GAME_OVER
-from noir_env.vector import make_district_vector_env
+from noir_env.threads import set_threads
+from noir_env.vector import make_vector_env
 from train.cli import first_paragraph
 
 SIZES = (1, 256, 4096)
@@ -89,7 +90,7 @@ def python_loop(n: int, seconds: float) -> tuple[float, float]:
 def vector_loop(n: int, seconds: float) -> tuple[float, float]:
     """(learner-steps/s, games/s) of the District Noir vector env, a random learner against
     the built-in random opponent (autoreset deals finished games again)."""
-    env = make_district_vector_env(n, opponents="random", seed=0, copy=False)
+    env = make_vector_env(n, game="district_noir", opponents="random", seed=0, copy=False)
     _, infos = env.reset()
     agent = RandomAgent(seed=0)
     steps = games = 0
@@ -114,6 +115,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--no-noir", action="store_true", help="measure District Noir only")

@@ -24,6 +24,7 @@ from agents import load
 from agents.heuristic.v1.agent import STYLES
 from noir_env import core
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
+from noir_env.threads import set_threads
 from train.cli import first_paragraph
 from train.match import play
 
@@ -91,6 +92,7 @@ def speed(batch: int = 4096, repeats: int = 5) -> None:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--only", choices=["random", "styles", "speed"], action="append")
     parser.add_argument("--presets", nargs="+", default=["noirburg", "noirbrough", "original"])

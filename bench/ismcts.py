@@ -25,6 +25,7 @@ import argparse
 from agents import load
 from agents.search.ismcts import ISMCTSAgent, SearchConfig
 from noir_env import core
+from noir_env.threads import set_threads
 from train.search_games import play_search_games
 
 SEED = 1000
@@ -58,6 +59,7 @@ def header() -> None:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["budget", "players", "rollout"], default=None)
     parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64, 200, 300, 400])

@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from noir_env.threads import set_threads
+
 STYLES = ["style-rusher", "style-turtle", "style-hoarder", "style-racer", "style-bully"]
 
 
@@ -39,6 +41,7 @@ def play_tables(agent: str, styles: list[str], games: int, rules: str, seed: int
 
 
 def main(argv: list[str] | None = None) -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--agent", default="ppo", help="the agent under test (agents.load name)")
     p.add_argument("--styles", nargs="+", default=STYLES, help="one table per style")

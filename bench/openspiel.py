@@ -28,6 +28,7 @@ import numpy as np
 
 from agents import load
 from noir_env import core
+from noir_env.threads import set_threads
 from train.tournament.statistics import wilson_interval
 
 SEED = 1000
@@ -111,6 +112,7 @@ def play_row(players: int, budget: int, games: int, rules: str) -> tuple[Seat, S
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=3, choices=range(3, 7))
     parser.add_argument("--budgets", type=int, nargs="+", default=[16],

@@ -19,6 +19,8 @@ import os
 import shutil
 import time
 
+from noir_env.threads import set_threads
+
 os.environ.setdefault("NOIR_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -92,6 +94,7 @@ def rllib_speed(runners: int, num_envs: int, rollout: int, iterations: int) -> d
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--num-envs", type=int, default=1024, help="games per env runner")
     p.add_argument("--rollout", type=int, default=32, help="decisions per game per iteration")

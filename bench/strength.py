@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from noir_env.threads import set_threads
 from train.cli import first_paragraph
 
 BASELINES = ["heuristic", "heuristic-v1", "style-rusher", "style-turtle", "style-hoarder",
@@ -178,6 +179,7 @@ def markdown(rows: list[dict], names: list[str]) -> str:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--agents", nargs="+", default=BASELINES, help="agent names")
     parser.add_argument("--players", nargs="+", type=int, default=[3, 4, 5, 6])

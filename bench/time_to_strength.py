@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from queue import SimpleQueue
 
+from noir_env.threads import set_threads
 from train.ppo import Args, train
 from train.sb3_ppo import train_sb3, win_rate
 
@@ -111,6 +112,7 @@ def _rival(seconds: float, eval_games: int, seed: int, out) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--target", type=float, default=0.35, help="win rate to reach (0..1)")
     p.add_argument("--max-minutes", type=float, default=60.0,

@@ -37,6 +37,7 @@ prefer_workqueue_threads()  # before any parallel kernel runs
 from agents.random_agent import RandomAgent  # noqa: E402
 from noir_env import core  # noqa: E402
 from noir_env.core import random_playout  # noqa: E402
+from noir_env.threads import set_threads  # noqa: E402
 from train.cli import first_paragraph  # noqa: E402
 from train.tournament import run_tournament  # noqa: E402
 
@@ -68,6 +69,7 @@ def tournament_rate(agents: list, games: int) -> float:
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=int, default=4000)
     args = parser.parse_args()

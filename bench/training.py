@@ -16,6 +16,7 @@ import argparse
 import shutil
 import time
 
+from noir_env.threads import set_threads
 from train.ppo import Args, train
 from train.sb3_ppo import train_sb3
 
@@ -40,6 +41,7 @@ def ppo_speed(steps: int, num_envs: int, bf16: bool = False, **settings) -> floa
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=65_536, help="learner decisions per trainer")
     p.add_argument("--num-envs", type=int, default=256, help="games in lockstep for train.ppo")

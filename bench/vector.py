@@ -9,7 +9,7 @@ for each opponent (the built-in uniform random one, inside the compiled loop; th
 heuristic, called once per decision round with every game that waits for it):
   vector N        - `make_vector_env(N)` (Gymnasium VectorEnv), N = 1, 64, 1024, 4096,
                     and N = 4096 with copy=False (observation buffers reused);
-  DummyVecEnv x16 - SB3's `make_vec_env("noir_env/Noir-v1", n_envs=16)`, the standard
+  DummyVecEnv x16 - SB3's `make_vec_env("noir_env:noir_env/Noir-v1", n_envs=16)`, the standard
                     single-env path, with masks through env_method("action_masks").
 Prints a table, the ratio of the N=4096 row to the DummyVecEnv row for each opponent, and
 writes bench/results/vector.json.
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.random_agent import RandomAgent
+from noir_env.threads import set_threads
 from noir_env.vector import make_vector_env
 from train.cli import first_paragraph
 
@@ -92,6 +93,7 @@ def dummy_vec_rate(
 
 
 def main() -> None:
+    set_threads()  # the project's thread choice (noir_env.threads), as the CLIs take it
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(

@@ -1,21 +1,19 @@
 """noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game.
 
 Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v1"
-("noir_env/Noir-v0" stays registered as its deprecated alias; Gymnasium warns when it is made)
 (`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) and
 "noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`), the one
 single-seat env and VectorEnv of every game bound to a game, by entry-point strings: nothing
-is compiled or loaded until `gymnasium.make` builds one. The games themselves: the protocol
-and registry in `noir_env.game`.
+is compiled or loaded until `gymnasium.make` builds one. In a fresh interpreter,
+`gymnasium.make("noir_env:noir_env/Noir-v1")` imports the package first. The games
+themselves: the protocol and registry in `noir_env.game`.
 """
 
 __version__ = "0.3.0"
 
-# the ids and their registration live in a top-level module of the standard library alone,
-# which the installed .pth also runs when gymnasium is imported (bare ids without this import)
-from _noir_env_gym import DISTRICT_ENV_ID as DISTRICT_ENV_ID
-from _noir_env_gym import ENV_ID as ENV_ID
-from _noir_env_gym import register_envs as _register_envs
+from ._gym_ids import DISTRICT_ENV_ID as DISTRICT_ENV_ID
+from ._gym_ids import ENV_ID as ENV_ID
+from ._gym_ids import register_envs as _register_envs
 
 _register_envs()
 
@@ -27,7 +25,7 @@ _declare("district_noir", "noir_env.district.game")
 
 def __getattr__(name: str):
     # `noir_env.noir_v1` on first use: importing the package stays cheap
-    if name in ("noir_v1", "noir_v0"):
+    if name == "noir_v1":
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

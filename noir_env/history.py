@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .aec import GameAECEnv
 
 # a history's `env` -> the game it is a game of (histories without `env` are NOIR's)
-GAME_OF_ENV = {"noir_v1": "noir", "noir_v0": "noir", "district_noir_v0": "district_noir"}
+GAME_OF_ENV = {"noir_v1": "noir", "district_noir_v0": "district_noir"}
 MAX_HISTORY_BYTES = 16 << 20  # a game is a few thousand action ids: a few kB
 
 
@@ -132,6 +132,7 @@ def replay(
     observer: str | None = None,
     max_steps: int = 10_000,
     ask_all: bool = True,
+    game: str | None = None,
 ) -> Iterator[Frame]:
     """Play a saved game back: `replay(env.history)` or `replay(seed, actions,
     num_players, rules, max_steps=...)` (NOIR). Yields a Frame for the deal and one after
@@ -139,10 +140,11 @@ def replay(
     history records its env's `max_steps`, so a truncated game ends with the truncation's
     log line. A history of the vector envs (`"ask_all": false`) holds only real choices: it
     is played in the core's fast mode, which takes the forced decisions as it did. The
-    keywords are the defaults of what a history leaves out. Everything is checked before
-    the first frame: a ValueError names a missing or wrong key or argument, and an action
-    that is not legal where the history plays it names its place in `actions`."""
-    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, observer)
+    keywords are the defaults of what a history leaves out; `game` ("noir", ...) refuses a
+    history of another game. Everything is checked before the first frame: a ValueError
+    names a missing or wrong key or argument, and an action that is not legal where the
+    history plays it names its place in `actions`."""
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, game)
     return _frames(e, actions, observer)
 
 
@@ -153,10 +155,11 @@ def play_back(
     rules: Any = "noirburg",
     max_steps: int = 10_000,
     ask_all: bool = True,
+    game: str | None = None,
 ) -> GameAECEnv:
     """The raw env at the end of a saved game (arguments as `replay`'s): every action of
     the history played, so its `state`, `infos`, `game_log` and scores are the game's."""
-    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None, game)
     for k, a in enumerate(actions):
         _play_recorded(e, k, a)
     return e
@@ -169,12 +172,13 @@ def replay_steps(
     rules: Any = "noirburg",
     max_steps: int = 10_000,
     ask_all: bool = True,
+    game: str | None = None,
 ) -> Iterator[Step]:
     """`replay` with the raw env in each step instead of a board as text: its `state`,
     `picture(observer)` and `board_text(observer)` are the game after the step's action (the
     replay viewer draws them, train/replay.py). The env is the same object in every step,
     played on: copy what you keep (`step.env.state.copy()`)."""
-    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None)
+    e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, None, game)
     return _steps(e, actions)
 
 
@@ -189,7 +193,7 @@ def print_replay(history: dict | int, *args, boards: bool = True, **kwargs) -> N
             print(frame.board)
 
 
-def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer):
+def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, only=None):
     """(a raw env dealt as the history says, its checked actions); ValueError for a bad
     history or argument."""
     from .aec import GameAECEnv  # the env layer sits above this module's format
@@ -201,8 +205,9 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer):
             raise ValueError("replay(seed, actions, ...) needs the actions")
         history = {"seed": history, "actions": actions}
     env = history.get("env", "noir_v1")
-    if env not in GAME_OF_ENV:
-        raise ValueError(f"history 'env' is {env!r}: not a game of {sorted(GAME_OF_ENV)}")
+    envs = sorted(name for name, of in GAME_OF_ENV.items() if only in (None, of))
+    if env not in envs:
+        raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
     game = GAME_OF_ENV[env]
     if game != "noir":
         defaults.update(num_players=None, rules=None)

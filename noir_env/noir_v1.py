@@ -251,7 +251,7 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
   `original`: stopping after a raze leaves the Hideout open to attack that turn. The
   observation's queue holds 15 cards with a Turncoat/Poker Night kind and the Turncoat's power,
   and adds `kidnapped_this_move` and the `turncoat_attackers` rule (2473 -> 2631 values); PPO
-  policies of the v0 layout play through a column map. `noir_v0` is a deprecated alias.
+  policies of the v0 layout play through a column map.
 * v0, rules v1 (noir_env 0.2.0): reactions resolve in play order from a queue; several Police
   per window, each Bribe names the Police it answers (`bribe:<k>`, new action ids 374-382); a
   window before the Attack step; raze-first attackers choose to go on into the Hideout
@@ -265,12 +265,14 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import history
 from . import spaces as noir_spaces
 from .aec import GameAECEnv, act_in_aec
 from .core import constants as C
@@ -278,18 +280,7 @@ from .core.info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .core.log import GameLog
 from .core.render import PHASE_NAMES, render_board
 from .core.rules import Rules
-from .history import (
-    Frame,
-    Step,
-    load_history,
-    play_back,
-    print_replay,
-    replay,
-    replay_steps,
-    rules_from_json,
-    rules_to_json,
-    save_history,
-)
+from .history import Frame, Step, load_history, rules_from_json, rules_to_json, save_history
 from .views import Chronicle, GameViews
 
 __all__ = [
@@ -309,6 +300,11 @@ __all__ = [
 
 NUM_ACTIONS = C.NUM_ACTIONS
 OBS_SIZE = noir_spaces.OBS_SIZE
+# the replay functions of `noir_env.history`, for NOIR's histories only
+replay = functools.partial(history.replay, game="noir")
+print_replay = functools.partial(history.print_replay, game="noir")
+replay_steps = functools.partial(history.replay_steps, game="noir")
+play_back = functools.partial(history.play_back, game="noir")
 
 
 def env(**kwargs) -> AECEnv:

@@ -6,8 +6,9 @@ with a training run, a compile and tests beside it, two threads ran train.ppo at
 learner decisions/s and one thread at 10,400-10,600 (MaskablePPO 580 vs 1,500); idle, two
 numba threads gave 230k decisions/s of the vector env against 160k for one. A busy machine
 is the common case here (training, compiling and testing share two cores), so one thread is
-the default; `set_threads(2)` or NOIR_THREADS=2 on an idle machine. `import agents` applies
-the default; train.ppo (--threads) and train.sb3_ppo (threads) set theirs.
+the default; `set_threads(2)` or NOIR_THREADS=2 on an idle machine. Importing the packages
+changes no thread count: the command lines apply the choice (train.ppo and train.sb3_ppo
+from their --threads flag, the others the default), and so do the benchmarks and the tests.
 """
 
 from __future__ import annotations

@@ -5,10 +5,17 @@ import importlib.util
 import numba
 import pytest
 
+from noir_env.threads import set_threads
+
 # tests/rllib needs Ray RLlib, which pins an older gymnasium: it runs in its own venv
 # (.venv-rllib, `make test` runs both); in a venv without ray it is not collected
 if importlib.util.find_spec("ray") is None:
     collect_ignore = ["rllib"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the suite runs with the project's thread choice, as the command lines do
+    set_threads()
 
 
 @pytest.fixture

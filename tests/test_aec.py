@@ -591,25 +591,3 @@ def test_a_search_agent_plays_a_seat_through_act_in_aec():
             assert obs["action_mask"][action] == 1
         env.step(action)
     assert not env.agents and searcher.stats.searched > 0
-
-
-def test_noir_v0_is_a_deprecated_alias_of_noir_v1():
-    """rules v2 bumped the env to noir_v1; noir_v0 and "noir_env/Noir-v0" stay as aliases
-    that warn and play the same (current) game."""
-    import importlib
-    import sys
-    import warnings
-
-    import gymnasium
-
-    from noir_env import noir_v1
-
-    sys.modules.pop("noir_env.noir_v0", None)
-    with pytest.warns(DeprecationWarning, match="noir_v1"):
-        old = importlib.import_module("noir_env.noir_v0")
-    assert old.env is noir_v1.env and old.raw_env is noir_v1.raw_env
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        single = gymnasium.make("noir_env/Noir-v0", opponents="random")
-    assert any("out of date" in str(w.message) for w in caught)
-    assert type(single.unwrapped).__name__ == "NoirEnv"

@@ -1,19 +1,18 @@
-"""`gymnasium.make` on the registered ids: the bare id and the "module:id" form both work in a
-fresh interpreter that never imported noir_env, and the env it returns has `action_masks()`
+"""`gymnasium.make` on the registered ids: Gymnasium's module-qualified form
+`"noir_env:noir_env/Noir-v1"` works in a fresh interpreter that never imported noir_env (it
+imports the package, which registers the ids), an editable install from the plain
+pyproject.toml does it with no import hook, and the env it returns has `action_masks()`
 (Gymnasium adds no wrapper that would hide it), which sb3-contrib's MaskablePPO finds;
 `gymnasium.make_vec` still builds the batched VectorEnv.
-
-Gymnasium 1.x has no entry-point plugins (they were removed in 1.0): the bare id works through
-`noir_env-gymnasium.pth`, which the install puts in site-packages (setup.py) and which
-registers the ids when gymnasium is imported, without importing noir_env (_noir_env_gym.py).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
-import zipfile
+import sysconfig
 from pathlib import Path
 
 import gymnasium
@@ -22,13 +21,15 @@ import pytest
 
 import noir_env
 
+ROOT = Path(__file__).resolve().parents[1]
+
 FRESH = """
 import sys
 
 import gymnasium
 
 assert "noir_env" not in sys.modules
-env = gymnasium.make("{prefix}{env_id}", opponents="random")
+env = gymnasium.make("noir_env:{env_id}", opponents="random")
 obs, info = env.reset(seed=0)
 mask = env.action_masks()
 assert mask.dtype == bool and mask.any() and (mask == info["action_mask"].astype(bool)).all()
@@ -37,75 +38,74 @@ assert "noir_env" in sys.modules
 """
 
 
-def _fresh_python(code: str, cwd) -> subprocess.CompletedProcess:
+def _fresh_python(
+    code: str, cwd, python: str = sys.executable, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [python, "-c", code],
         cwd=cwd,  # not the checkout: the installed package is imported, as a user's is
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,
     )
 
 
-@pytest.mark.parametrize("prefix", ["", "noir_env:"], ids=["bare", "module-prefix"])
 @pytest.mark.parametrize("env_id", [noir_env.ENV_ID, noir_env.DISTRICT_ENV_ID])
-def test_make_in_a_fresh_interpreter(env_id, prefix, tmp_path):
-    proc = _fresh_python(FRESH.format(env_id=env_id, prefix=prefix), tmp_path)
-    assert proc.returncode == 0, (
-        proc.stderr[-3000:] + "\n(a bare id needs noir_env-gymnasium.pth: pip install -e .)"
-    )
+def test_module_qualified_make_in_a_fresh_interpreter(env_id, tmp_path):
+    proc = _fresh_python(FRESH.format(env_id=env_id), tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
-def test_the_hook_registers_without_importing_noir_env_and_keeps_gymnasium_whole(tmp_path):
+def test_importing_noir_env_registers_the_ids_and_compiles_nothing(tmp_path):
     code = """
 import sys
-import _noir_env_gym
 import gymnasium
-assert "noir_env" not in sys.modules and "numba" not in sys.modules, "the hook imported them"
-for env_id in ("noir_env/Noir-v1", "noir_env/Noir-v0", "noir_env/DistrictNoir-v0"):
+import noir_env
+for env_id in ("noir_env/Noir-v1", "noir_env/DistrictNoir-v0"):
     assert env_id in gymnasium.registry, env_id
-assert type(gymnasium.__spec__.loader).__name__ == "SourceFileLoader"  # not the hook's proxy
-assert not any(type(f).__name__ == "_RegisterAfterGymnasium" for f in sys.meta_path)
-_noir_env_gym.install()  # gymnasium imported already: registers at once, adds no finder
-assert not any(type(f).__name__ == "_RegisterAfterGymnasium" for f in sys.meta_path)
+assert "numba" not in sys.modules, "import noir_env loaded numba"
 """
     proc = _fresh_python(code, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
-def test_a_failing_registration_never_breaks_import_gymnasium(tmp_path):
-    code = """
-import _noir_env_gym
-def boom():
-    raise RuntimeError("registration failed")
-_noir_env_gym.register_envs = boom
-import gymnasium
-assert "noir_env/Noir-v1" not in gymnasium.registry  # the hook ran and failed quietly
-env = gymnasium.make("CartPole-v1")  # gymnasium itself works
-"""
-    proc = _fresh_python(code, tmp_path)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-
-def test_a_wheel_ships_the_hook(tmp_path):
-    """Wheels (pip install noir_env) carry the .pth too, not only editable installs."""
-    root = Path(__file__).resolve().parents[1]
-    src = tmp_path / "src"  # a copy: setuptools builds in the source tree (build/, egg-info)
+def test_editable_install_from_the_plain_pyproject(tmp_path):
+    """`pip install -e .` into a clean venv: the pyproject alone (no setup.py) installs the
+    package, nothing registers the ids before noir_env is imported, and the documented
+    `noir_env:` form finds them."""
+    src = tmp_path / "src"  # a copy: setuptools writes its egg-info into the source tree
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("noir_env", "agents", "train"):
-        shutil.copytree(root / name, src / name, ignore=skip)
-    for name in ("pyproject.toml", "setup.py", "_noir_env_gym.py", "README.md", "LICENSE"):
-        shutil.copy2(root / name, src / name)
-    cmd = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-           "-w", str(tmp_path), str(src)]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        shutil.copytree(ROOT / name, src / name, ignore=skip)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # no checkout on the path
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    # the test environment's packages (pip, setuptools, numpy, gymnasium) on the clean venv's
+    # path; a path line does not run that folder's .pth files, so no install of noir_env there
+    # (nor any import hook) is seen
+    Path(site, "test-environment.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    cmd = [python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+           "--disable-pip-version-check", "-e", str(src)]  # fmt: skip
+    proc = subprocess.run(cmd, env=clean, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    (wheel,) = tmp_path.glob("noir_env-*.whl")
-    with zipfile.ZipFile(wheel) as zf:
-        names = set(zf.namelist())
-        assert {"noir_env-gymnasium.pth", "_noir_env_gym.py"} <= names
-        line = zf.read("noir_env-gymnasium.pth").decode()
-    assert line.startswith("import _noir_env_gym;")  # site.py runs only lines that import
+    code = f"""
+import sys
+import gymnasium
+assert "noir_env/Noir-v1" not in gymnasium.registry, "something registered the ids early"
+assert "noir_env" not in sys.modules
+env = gymnasium.make("noir_env:noir_env/Noir-v1", opponents="random")
+import noir_env
+assert noir_env.__file__ == {str(src / "noir_env" / "__init__.py")!r}, noir_env.__file__
+assert type(env).__name__ == "NoirEnv"
+"""
+    proc = _fresh_python(code, tmp_path, python, clean)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 @pytest.mark.parametrize("env_id", [noir_env.ENV_ID, noir_env.DISTRICT_ENV_ID])
@@ -131,7 +131,7 @@ def test_action_masks_on_the_env_gymnasium_make_returns(env_id):
 
 @pytest.mark.parametrize("env_id", [noir_env.ENV_ID, noir_env.DISTRICT_ENV_ID])
 def test_make_vec_builds_the_batched_vector_env(env_id):
-    envs = gymnasium.make_vec(env_id, num_envs=3, opponents="random", seed=0)
+    envs = gymnasium.make_vec(f"noir_env:{env_id}", num_envs=3, opponents="random", seed=0)
     obs, infos = envs.reset()
     assert type(envs).__name__.endswith("VectorEnv") and obs.shape[0] == 3
     assert infos["action_mask"].shape[0] == 3

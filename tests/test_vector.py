@@ -85,7 +85,7 @@ def play_and_compare(games: SingleSeatGames, episodes: int, seed: int) -> set[st
     return results
 
 
-def test_agrees_with_noir_v0_random_opponents_player_counts_and_truncation():
+def test_agrees_with_noir_v1_random_opponents_player_counts_and_truncation():
     """Every kind of episode end (game over, learner eliminated, truncation), 3-6 players,
     replayed decision for decision into noir_v1 (its extra single-action decisions taken
     as the fast mode's core takes them)."""
@@ -95,7 +95,7 @@ def test_agrees_with_noir_v0_random_opponents_player_counts_and_truncation():
     assert not games.core_flagged_illegal.any()
 
 
-def test_agrees_with_noir_v0_python_opponents_in_a_mix():
+def test_agrees_with_noir_v1_python_opponents_in_a_mix():
     picker = RandomAgent(seed=5)
     mix = {"random": 0.5, (lambda obs, mask: picker.act(obs, mask)): 0.5}
     games = SingleSeatGames(5, num_players=4, opponents=mix, seed=0, record=True)
@@ -171,12 +171,13 @@ def test_copy_never_writes_an_array_the_caller_holds_and_reuses_one_let_go(game)
     written again instead of fresh memory (engine `_outputs`, both games' engines)."""
     import torch
 
-    from noir_env.vector import make_district_vector_env
-
     if game == "noir":
         env, policy = make_vector_env(6, max_steps=300, seed=3), by_priority
     else:  # District Noir: the first legal action
-        env, policy = make_district_vector_env(6, seed=3), lambda mask: np.argmax(mask, axis=1)
+        env, policy = (
+            make_vector_env(6, game="district_noir", seed=3),
+            lambda mask: np.argmax(mask, axis=1),
+        )
     obs, infos = env.reset()
     kept = [(obs, infos["action_mask"], obs.copy(), infos["action_mask"].copy())]
     view = None
@@ -336,6 +337,7 @@ def test_sb3_vec_env_contract():
             )
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_on_sb3_vec_env():
     from sb3_contrib import MaskablePPO
 
@@ -381,7 +383,7 @@ def test_registered_single_seat_env():
 def test_sb3_make_vec_env_over_the_registered_env():
     from stable_baselines3.common.env_util import make_vec_env
 
-    env = make_vec_env("noir_env/Noir-v1", n_envs=2, seed=0, env_kwargs={"num_players": 3})
+    env = make_vec_env("noir_env:noir_env/Noir-v1", n_envs=2, seed=0, env_kwargs={"num_players": 3})
     obs = env.reset()
     masks = np.stack(env.env_method("action_masks"))
     assert obs.shape == (2, OBS_SIZE) and masks.shape == (2, NUM_ACTIONS)
@@ -441,6 +443,7 @@ def test_selfplay_bad_action_changes_nothing():
     assert env.state.tobytes() == before.tobytes()
 
 
+@pytest.mark.slow
 def test_maskable_ppo_beats_random_opponents():
     """A short training run that learns: MaskablePPO on make_sb3_vec_env (4 players, random
     opponents) wins clearly more often than the 1-in-4 of a random seat. Measured at this

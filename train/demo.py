@@ -23,6 +23,7 @@ import numpy as np
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.core import random_playout
+from noir_env.threads import set_threads
 
 from .cli import first_paragraph
 
@@ -201,6 +202,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--train-steps", type=int, default=200_000, help="PPO learner steps")
     parser.add_argument("--eval-games", type=int, default=2000, help="tournament games")
     args = parser.parse_args(argv)
+    try:
+        set_threads()  # the project's thread choice (noir_env.threads): NOIR_THREADS or 1
+    except ValueError as e:
+        parser.error(str(e))
     print(
         "Compiling the rules core, the engines and the agents (the first run only: minutes on "
         "2 cores; later runs load them from the cache)...",

@@ -24,6 +24,7 @@ from pathlib import Path
 import numba
 
 from noir_env.game import game_names
+from noir_env.threads import set_threads
 
 from .cli import Parser, first_paragraph
 from .tournament import run_tournament, save
@@ -113,8 +114,9 @@ def prefer_workqueue_threads() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the tournament the arguments describe, print its tables, save its files."""
     args = parse_args(argv)
-    prefer_workqueue_threads()
+    prefer_workqueue_threads()  # before set_threads, which starts numba's threading layer
     parser = Parser(prog="python -m train.evaluate")
+    parser.run(set_threads)  # the project's thread choice (noir_env.threads)
     result = parser.run(
         lambda: run_tournament(
             args.agents,

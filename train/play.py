@@ -31,6 +31,7 @@ import numpy as np
 from noir_env.aec import GameAECEnv
 from noir_env.game import Game, game_names, get_game
 from noir_env.text import legal_moves
+from noir_env.threads import set_threads
 
 from .cli import first_paragraph
 
@@ -370,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="ask also when only one action is legal")  # fmt: skip
     args = p.parse_args(argv)
     try:
+        set_threads()  # the project's thread choice (noir_env.threads): NOIR_THREADS or 1
         play(args.players, args.opponents, args.rules, args.seat, args.seed,
              ask_forced=args.ask_forced, game=args.game)  # fmt: skip
     except ValueError as err:

@@ -6,14 +6,13 @@
 - `make_sb3_vec_env(num_envs, ...)`: the same as a Stable-Baselines3 VecEnv with
   `action_masks()`, for sb3-contrib's MaskablePPO (`sb3`; needs the `train` extra).
 - `SingleSeatEnv`: the single-seat Gymnasium env, registered as "noir_env/Noir-v1"
-  (`NoirEnv`) and "noir_env/DistrictNoir-v0" (`DistrictEnv`) (`single`).
+  (`NoirEnv`) and "noir_env/DistrictNoir-v0" (`DistrictEnv`) (`single`); `NoirVectorEnv` and
+  `DistrictVectorEnv` are the VectorEnvs `gymnasium.make_vec` builds for them.
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision
   supplied by the caller, rewards per seat (`selfplay`).
 - `play_games(...)`: scheduled games between K policies, the tournaments' engine (`arena`);
   `policy_of(name, agent)` seats a batched agent or a search agent (`uses_state`).
 - `SingleSeatGames`: the batched engine the single-seat envs share (`engine`).
-- District Noir's former names stay: `make_district_vector_env`,
-  `make_district_sb3_vec_env`, `DistrictVectorEnv`, `DistrictSB3VecEnv`, `DistrictEnv`.
 
 Modules load on first use: importing `noir_env.vector` compiles nothing and imports neither
 Stable-Baselines3 nor torch.
@@ -27,13 +26,9 @@ _EXPORTS = {
     "make_vector_env": "gym_vector",
     "GameVectorEnv": "gym_vector",
     "NoirVectorEnv": "gym_vector",
-    "make_district_vector_env": "gym_vector",
     "DistrictVectorEnv": "gym_vector",
     "make_sb3_vec_env": "sb3",
     "GameSB3VecEnv": "sb3",
-    "NoirSB3VecEnv": "sb3",
-    "make_district_sb3_vec_env": "sb3",
-    "DistrictSB3VecEnv": "sb3",
     "SingleSeatEnv": "single",
     "NoirEnv": "single",
     "DistrictEnv": "single",

@@ -246,11 +246,6 @@ def make_vector_env(
     )  # fmt: skip
 
 
-def make_district_vector_env(num_envs: int, **kwargs: Any) -> GameVectorEnv:
-    """`make_vector_env(num_envs, game="district_noir", **kwargs)`."""
-    return make_vector_env(num_envs, game="district_noir", **kwargs)
-
-
 class NoirVectorEnv(GameVectorEnv):
     """`GameVectorEnv` of NOIR (the vector entry point of "noir_env/Noir-v1")."""
 

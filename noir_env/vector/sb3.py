@@ -168,11 +168,3 @@ def make_sb3_vec_env(
     return GameSB3VecEnv(
         num_envs, num_players, rules, opponents, seed, learner_seat, max_steps, core_kwargs, game
     )
-
-
-def make_district_sb3_vec_env(num_envs: int, **kwargs: Any) -> GameSB3VecEnv:
-    """`make_sb3_vec_env(num_envs, game="district_noir", **kwargs)`."""
-    return make_sb3_vec_env(num_envs, game="district_noir", **kwargs)
-
-
-NoirSB3VecEnv = DistrictSB3VecEnv = GameSB3VecEnv  # the names of the one-game classes

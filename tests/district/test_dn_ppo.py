@@ -16,6 +16,8 @@ from noir_env.game import get_game
 from train.league import evaluate
 from train.ppo import Args, train
 
+pytestmark = pytest.mark.slow  # training runs
+
 ROOT = Path(__file__).resolve().parents[2]
 EVAL_GAMES = 400
 

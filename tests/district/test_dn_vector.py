@@ -11,7 +11,7 @@ import pytest
 
 import agents
 from noir_env import district, district_noir_v0
-from noir_env.vector import make_district_sb3_vec_env, make_district_vector_env
+from noir_env.vector import make_sb3_vec_env, make_vector_env
 
 N = 16
 
@@ -63,7 +63,7 @@ def test_vector_env_matches_district_noir_v0_decision_for_decision():
     """Every learner decision of the vector env (observation and mask) and every outcome is
     district_noir_v0's on the same seed, learner actions and opponent policy."""
     opponent = agents.load("district-heuristic")
-    env = make_district_vector_env(N, opponents=opponent, seed=100)
+    env = make_vector_env(N, game="district_noir", opponents=opponent, seed=100)
     obs, infos = env.reset()
     seats = infos["learner_seat"].copy()
     assert set(seats.tolist()) == {0, 1}  # random seats, both drawn
@@ -95,7 +95,7 @@ def test_vector_env_matches_district_noir_v0_decision_for_decision():
 
 
 def test_same_step_autoreset_final_infos_and_episode_statistics():
-    env = make_district_vector_env(N, opponents="random", seed=7, learner_seat=1)
+    env = make_vector_env(N, game="district_noir", opponents="random", seed=7, learner_seat=1)
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     obs, infos = env.reset()
     assert (infos["learner_seat"] == 1).all()
@@ -127,14 +127,14 @@ def test_same_step_autoreset_final_infos_and_episode_statistics():
 
 
 def test_seeding_is_reproducible_and_independent_of_the_number_of_envs():
-    env = make_district_vector_env(N, opponents={"random": 0.5, first_legal: 0.5})
+    env = make_vector_env(N, game="district_noir", opponents={"random": 0.5, first_legal: 0.5})
     first, again = play(env, 60, seed=11), play(env, 60, seed=11)
     for a, b in zip(first, again, strict=True):
         for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
     # slot i's games do not depend on N: the first 4 slots of a 4-env batch are the same
     # games; with actions drawn per slot, compare the first observation and seats
-    small = make_district_vector_env(4, opponents={"random": 0.5, first_legal: 0.5})
+    small = make_vector_env(4, game="district_noir", opponents={"random": 0.5, first_legal: 0.5})
     obs_s, inf_s = small.reset(seed=11)
     np.testing.assert_array_equal(obs_s, first[0][0][:4])
     np.testing.assert_array_equal(inf_s["learner_seat"], first[0][2][:4])
@@ -143,7 +143,9 @@ def test_seeding_is_reproducible_and_independent_of_the_number_of_envs():
 
 
 def test_one_env_and_the_registered_single_env_and_copy_false():
-    env = make_district_vector_env(1, opponents="district-heuristic", seed=3, copy=False)
+    env = make_vector_env(
+        1, game="district_noir", opponents="district-heuristic", seed=3, copy=False
+    )
     out = play(env, 100, seed=3)
     assert sum(int(step[2][0]) for step in out[1:]) >= 2  # at least two whole games
     single = gymnasium.make("noir_env/DistrictNoir-v0", opponents="district-heuristic")
@@ -166,7 +168,7 @@ def test_one_env_and_the_registered_single_env_and_copy_false():
 
 def test_opponent_mix_is_drawn_per_game_and_bad_input_is_refused():
     mix = {"random": 0.25, "district-heuristic": 0.5, first_legal: 0.25}
-    env = make_district_vector_env(64, opponents=mix, seed=0)
+    env = make_vector_env(64, game="district_noir", opponents=mix, seed=0)
     _, infos = env.reset()
     names = np.array(env.games.opponent_names, object)[env.games.opponent]
     counts = {n: int((names == n).sum()) for n in set(names)}
@@ -183,10 +185,12 @@ def test_opponent_mix_is_drawn_per_game_and_bad_input_is_refused():
     with pytest.raises(ValueError, match="actions must have shape"):
         env.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="learner_seat"):
-        make_district_vector_env(2, learner_seat=2)
+        make_vector_env(2, game="district_noir", learner_seat=2)
     with pytest.raises(ValueError, match="unknown agent"):
-        make_district_vector_env(2, opponents="nobody")
-    illegal = make_district_vector_env(2, opponents=lambda o, m: np.full(len(m), 99), seed=0)
+        make_vector_env(2, game="district_noir", opponents="nobody")
+    illegal = make_vector_env(
+        2, game="district_noir", opponents=lambda o, m: np.full(len(m), 99), seed=0
+    )
     with pytest.raises(ValueError, match="chose an illegal action"):
         _, inf = illegal.reset(seed=1)  # seat 1 for one of them: the opponent acts first
         for _ in range(3):
@@ -209,9 +213,10 @@ def test_agents_load_district_heuristic_and_refuse_the_other_game():
         agents.load("district-heuristic", style="x")
 
 
+@pytest.mark.slow
 def test_maskable_ppo_learns_a_few_hundred_steps_on_the_sb3_vec_env():
     sb3_contrib = pytest.importorskip("sb3_contrib")
-    env = make_district_sb3_vec_env(8, opponents="district-heuristic", seed=0)
+    env = make_sb3_vec_env(8, game="district_noir", opponents="district-heuristic", seed=0)
     env.reset()
     assert env.action_masks().shape == (8, district.NUM_ACTIONS)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, seed=0)

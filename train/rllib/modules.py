@@ -31,6 +31,7 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
 
 from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
+from noir_env.threads import set_threads
 
 OBS_KEY = "observations"  # RLlib's action-masking convention for the Dict observation
 MASK_KEY = "action_mask"
@@ -42,6 +43,9 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
     exported policy file)."""
 
     def setup(self) -> None:
+        # every Ray process of train.rllib_ppo builds this module (env runners, learners):
+        # each takes the thread choice the driver takes (noir_env.threads)
+        set_threads()
         cfg = dict(self.model_config or {})
         space = self.observation_space
         if not hasattr(space, "spaces") or {OBS_KEY, MASK_KEY} - set(space.spaces):
