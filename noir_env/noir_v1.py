@@ -280,6 +280,7 @@ from .core.info import INFO_FIELDS, INFO_SCALARS, decision_info
 from .core.log import GameLog
 from .core.render import PHASE_NAMES, render_board
 from .core.rules import Rules
+from .engine.args import as_int
 from .history import Frame, Step, load_history, rules_from_json, rules_to_json, save_history
 from .views import Chronicle, GameViews
 
@@ -326,6 +327,7 @@ def raw_env(
 ) -> GameAECEnv:
     """NOIR as a PettingZoo AEC environment (see the module docstring): the AEC env of
     every game (`noir_env.aec.GameAECEnv`) with NOIR's views (`NoirViews`)."""
+    as_int(num_players, "num_players")  # None is no count here (the default is 4)
     return GameAECEnv("noir", num_players, rules, render_mode, max_steps, reward)
 
 

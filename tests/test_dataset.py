@@ -61,13 +61,15 @@ def test_the_cli_writes_a_dataset_minari_loads(tmp_path):
     data = load_from(out, "noir/mixed-v0")
     game = get_game("noir")
     assert data.total_episodes == 15  # every seat of every game
-    assert data.observation_space.shape == (game.obs_size,) and data.action_space.n == 384
+    assert (
+        data.observation_space.shape == (game.obs_size,) and data.action_space.n == game.num_actions
+    )
     returns: dict[int, list[float]] = {}
     for episode in data.iterate_episodes():
         steps = len(episode.actions)
         mask = episode.infos["action_mask"]
         assert episode.observations.shape == (steps + 1, game.obs_size)
-        assert mask.shape == (steps + 1, 384) and mask.dtype == np.bool_
+        assert mask.shape == (steps + 1, game.num_actions) and mask.dtype == np.bool_
         assert mask[np.arange(steps), episode.actions].all() and not mask[-1].any()
         assert episode.terminations[-1] and not episode.terminations[:-1].any()
         assert not episode.truncations.any() and not episode.rewards[:-1].any()

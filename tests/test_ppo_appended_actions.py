@@ -40,7 +40,7 @@ def test_a_384_action_policy_loads_over_todays_table():
 
 
 def test_an_old_policy_takes_a_new_action_only_when_it_is_the_only_one():
-    agent = PPOAgent(PPO_V2_POLICY)
+    agent = PPOAgent(PPO_V2_POLICY, prior=agents.load("heuristic"))
     obs = core.observe(core.init(2, 4, "noirbrough", seeds=1))
     mask = np.zeros((2, NUM_ACTIONS), bool)
     mask[:, C.A_DISCARD_AWAY] = True

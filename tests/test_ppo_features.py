@@ -9,8 +9,8 @@ import torch
 from test_ppo_init import small_args
 from test_widen import _observations, _trained_like_net
 
+import agents
 from agents import RandomAgent
-from agents.ppo.agent import PPOAgent
 from agents.ppo.features import (
     FEATURE_SETS,
     feature_values,
@@ -142,7 +142,7 @@ def test_the_grown_net_computes_what_the_file_computes(features):
 def test_a_policy_file_with_features_round_trips_and_plays(tmp_path):
     grown = add_features(_trained_like_net(), "score-v1", _observations(32, seed=3))
     save_policy(grown, tmp_path / "f.pt")
-    agent = PPOAgent(tmp_path / "f.pt")
+    agent = agents.load(str(tmp_path / "f.pt"))
     assert agent.net.config["features"] == "score-v1"
     obs = _observations(16, seed=5)
     s = core.init(16, np.arange(16) % 4 + 3, seeds=5)

@@ -115,7 +115,8 @@ def test_prompts_tell_what_happened_since_the_last_decision():
             env.step(None)
         elif agent == "player_1":
             a = act_in_aec(env, other)
-            moves_of_1.append(env.unwrapped._move_text(agent, a))
+            raw = env.unwrapped
+            moves_of_1.append(raw.views.move_text(raw.state, raw.possible_agents, 1, a))
             env.step(a)
         else:
             asked = len(prompts)

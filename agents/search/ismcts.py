@@ -323,8 +323,9 @@ def _default_agent(default: Any) -> Any:
         return None
     if isinstance(default, str):
         raise ValueError(
-            f"ismcts default {default!r}: pass an agent object (agents.load({default!r})); "
-            "agents.load('ismcts', default=...) resolves names"
+            f"ismcts default must be a NOIR agent object, got the name {default!r}: pass "
+            f"agents.load({default!r}), or load the search with agents.load('ismcts', "
+            f"default={default!r})"
         )
     agent = default
     if getattr(agent, "uses_state", False) or not callable(getattr(agent, "act", None)):
