@@ -1,7 +1,7 @@
 """Agent-steps per second of random legal play through the PettingZoo AEC API.
 
 The same loop (env.last() -> action_mask -> a uniform legal action -> env.step) runs over
-noir_v1 and, for comparison, PettingZoo's texas_holdem_no_limit_v6 and leduc_holdem_v4
+noir_v2 and, for comparison, PettingZoo's texas_holdem_no_limit_v6 and leduc_holdem_v4
 (which need `rlcard`). Every env is the wrapped `env()` that users get.
 
     .venv/bin/python bench/aec.py                  # ~10 s per env
@@ -68,19 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4, help="NOIR players (3..6)")
     ap.add_argument("--rules", default="noirburg", help="NOIR rules preset")
     ap.add_argument("--json", help="also write the results to this JSON file")
-    ap.add_argument("--no-peers", action="store_true", help="only noir_v1")
-    ap.add_argument("--raw", action="store_true", help="also noir_v1.raw_env (no wrappers)")
+    ap.add_argument("--no-peers", action="store_true", help="only noir_v2")
+    ap.add_argument("--raw", action="store_true", help="also noir_v2.raw_env (no wrappers)")
     args = ap.parse_args(argv)
 
-    from noir_env import noir_v1
+    from noir_env import noir_v2
 
     envs = {
-        f"noir_v1 ({args.players}p, {args.rules})": lambda: noir_v1.env(
+        f"noir_v2 ({args.players}p, {args.rules})": lambda: noir_v2.env(
             num_players=args.players, rules=args.rules
         ),
     }
     if args.raw:
-        envs["noir_v1 raw_env (no wrappers)"] = lambda: noir_v1.raw_env(
+        envs["noir_v2 raw_env (no wrappers)"] = lambda: noir_v2.raw_env(
             num_players=args.players, rules=args.rules
         )
     if not args.no_peers:
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"{'env':<{width}}{'agent-steps/s':>15}{'per CPU-s':>12}{'games':>8}{'steps/game':>12}"
-        f"{'noir_v1 / env':>15}"
+        f"{'noir_v2 / env':>15}"
     )
     for name, r in results.items():
         ratio = base["steps_per_cpu_s"] / r["steps_per_cpu_s"]

@@ -6,7 +6,7 @@ Two loops, each at N = 1, 256 and 4096 games in lockstep:
               core.step, what a training loop pays per call.
 and two presentation modes (docs/RULES.md R2.5): `fast` (ask_all=False: the core takes every
 forced decision itself; what single-seat training sees) and `ask_all` (every decision whose
-being forced is not public is presented, as in noir_v1). Real decisions (two or more legal
+being forced is not public is presented, as in noir_v2). Real decisions (two or more legal
 actions) and forced ones presented in ask_all mode are counted apart.
 Finished games are dealt again. Prints a table and writes bench/results/core.json.
 

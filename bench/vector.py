@@ -9,7 +9,7 @@ for each opponent (the built-in uniform random one, inside the compiled loop; th
 heuristic, called once per decision round with every game that waits for it):
   vector N        - `make_vector_env(N)` (Gymnasium VectorEnv), N = 1, 64, 1024, 4096,
                     and N = 4096 with copy=False (observation buffers reused);
-  DummyVecEnv x16 - SB3's `make_vec_env("noir_env:noir_env/Noir-v1", n_envs=16)`, the standard
+  DummyVecEnv x16 - SB3's `make_vec_env("noir_env:noir_env/Noir-v2", n_envs=16)`, the standard
                     single-env path, with masks through env_method("action_masks").
 Prints a table, the ratio of the N=4096 row to the DummyVecEnv row for each opponent, and
 writes bench/results/vector.json.

@@ -1,11 +1,11 @@
 """noir_env: a faithful, batched reinforcement-learning environment for the NOIR card game.
 
-Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v1"
+Importing the package registers the single-seat Gymnasium env "noir_env/Noir-v2"
 (`noir_env.vector.NoirEnv`; `gymnasium.make_vec` gives `noir_env.vector.NoirVectorEnv`) and
 "noir_env/DistrictNoir-v0" (`noir_env.vector.DistrictEnv` / `DistrictVectorEnv`), the one
 single-seat env and VectorEnv of every game bound to a game, by entry-point strings: nothing
 is compiled or loaded until `gymnasium.make` builds one. In a fresh interpreter,
-`gymnasium.make("noir_env:noir_env/Noir-v1")` imports the package first. The games
+`gymnasium.make("noir_env:noir_env/Noir-v2")` imports the package first. The games
 themselves: the protocol and registry in `noir_env.game`.
 """
 
@@ -24,8 +24,8 @@ _declare("district_noir", "noir_env.district.game")
 
 
 def __getattr__(name: str):
-    # `noir_env.noir_v1` on first use: importing the package stays cheap
-    if name == "noir_v1":
+    # `noir_env.noir_v2` on first use: importing the package stays cheap
+    if name == "noir_v2":
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

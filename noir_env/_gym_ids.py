@@ -1,6 +1,6 @@
 """The Gymnasium ids of noir_env and their registration, which `import noir_env` runs.
 
-Gymnasium's module-qualified form `gymnasium.make("noir_env:noir_env/Noir-v1")` imports
+Gymnasium's module-qualified form `gymnasium.make("noir_env:noir_env/Noir-v2")` imports
 noir_env before it looks the id up, so it works in a fresh interpreter; the bare id works
 once noir_env is imported. The ids carry entry-point strings: registering them imports
 nothing of the environments (numba, the kernels) until `gymnasium.make` builds one.
@@ -8,7 +8,7 @@ nothing of the environments (numba, the kernels) until `gymnasium.make` builds o
 
 from __future__ import annotations
 
-ENV_ID = "noir_env/Noir-v1"
+ENV_ID = "noir_env/Noir-v2"
 DISTRICT_ENV_ID = "noir_env/DistrictNoir-v0"
 
 # id -> (single-seat entry point, VectorEnv entry point for gymnasium.make_vec)

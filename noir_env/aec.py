@@ -1,9 +1,9 @@
 """The PettingZoo AEC env of every game of the protocol (`noir_env.engine.protocol`), one
-class written once: NOIR's `noir_v1` and District Noir's `district_noir_v0` are this class
+class written once: NOIR's `noir_v2` and District Noir's `district_noir_v0` are this class
 with their game's views (`noir_env.views`: the env's name, board text, game log, infos), and
 any other registered game gets it with generic views.
 
-    env = GameAECEnv("race", num_players=3)      # or noir_v1.env(), district_noir_v0.env()
+    env = GameAECEnv("race", num_players=3)      # or noir_v2.env(), district_noir_v0.env()
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -420,7 +420,7 @@ class GameAECEnv(AECEnv):
 
 def act_in_aec(env: AECEnv, agent: Any) -> int | None:
     """The action `agent` takes for `env.agent_selection` in a PettingZoo AEC env of this
-    project (`noir_v1.env()`, `GameAECEnv(...)`, wrapped or not), or None when that agent's
+    project (`noir_v2.env()`, `GameAECEnv(...)`, wrapped or not), or None when that agent's
     episode is over (its dead step is due):
 
         for name in env.agent_iter():

@@ -4,7 +4,7 @@ and playing a history back (`replay`, `replay_steps`, `play_back`, `print_replay
 vector envs write their games in this format too.
 
 A history holds `seed` and `actions` (required), `env` (the AEC env's name, which names the
-game: "noir_v1" when absent), `num_players`, `rules`, `max_steps` and `ask_all`. `ask_all`
+game: "noir_v2" when absent), `num_players`, `rules`, `max_steps` and `ask_all`. `ask_all`
 true (the AEC env's, and the default of a history without it): `actions` holds every
 decision presented to an agent, single-action ones included. false (the vector envs' games,
 dealt in the core's fast mode): only the real choices; the core took every forced decision
@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from .aec import GameAECEnv
 
 # a history's `env` -> the game it is a game of (histories without `env` are NOIR's)
-GAME_OF_ENV = {"noir_v1": "noir", "district_noir_v0": "district_noir"}
+# (noir_v1's histories are NOIR's rules v2: a noirburg game replays the same under rules v3;
+# a noirbrough or original one may meet a move that is no longer legal, named as such)
+GAME_OF_ENV = {"noir_v2": "noir", "noir_v1": "noir", "district_noir_v0": "district_noir"}
 MAX_HISTORY_BYTES = 16 << 20  # a game is a few thousand action ids: a few kB
 
 
@@ -66,7 +68,7 @@ def check_history(history: Any, defaults: dict[str, Any], game: str = "noir") ->
     string where an int is meant included: "12" is not an action id)."""
     if not isinstance(history, dict):
         raise ValueError(f"a history is a dict, got {type(history).__name__}")
-    env = history.get("env", "noir_v1")
+    env = history.get("env", "noir_v2")
     envs = sorted(name for name, of in GAME_OF_ENV.items() if of == game)
     if env not in envs:
         raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
@@ -204,7 +206,7 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, o
         if actions is None:
             raise ValueError("replay(seed, actions, ...) needs the actions")
         history = {"seed": history, "actions": actions}
-    env = history.get("env", "noir_v1")
+    env = history.get("env", "noir_v2")
     envs = sorted(name for name, of in GAME_OF_ENV.items() if only in (None, of))
     if env not in envs:
         raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")

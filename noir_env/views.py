@@ -15,7 +15,7 @@ import numpy as np
 from .engine.protocol import Game
 
 # game name -> the env module whose `VIEWS` class shows that game
-VIEWS = {"noir": "noir_env.noir_v1", "district_noir": "noir_env.district_noir_v0"}
+VIEWS = {"noir": "noir_env.noir_v2", "district_noir": "noir_env.district_noir_v0"}
 
 
 class Chronicle:

@@ -26,9 +26,9 @@ VS Code with that environment's kernel, or from the command line:
 numba kernels are compiled; the first call into the rules core compiles them (a few minutes on
 2 cores, once; later runs load them from the cache)."""),
     ("code", """import numpy as np
-from noir_env import noir_v1
+from noir_env import noir_v2
 
-env = noir_v1.env(num_players=4, render_mode="ansi")
+env = noir_v2.env(num_players=4, render_mode="ansi")
 env.reset(seed=1)
 rng = np.random.default_rng(1)
 for _, agent in zip(range(12), env.agent_iter()):

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment noir_v1: PettingZoo's own API, seed and render tests, the
+"""The PettingZoo AEC environment noir_v2: PettingZoo's own API, seed and render tests, the
 agreement with the core, truncation, eliminations, illegal actions, the game log, replays
 and a scripted game through every kind of interrupt."""
 
@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 import noir_env.core as core
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env.core import constants as C
 from noir_env.core.log import game_log
 from noir_env.core.validate import game_problems
@@ -48,32 +48,32 @@ def play(env, rng, max_iter=100_000):
 @pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize("n", SIZES)
 def test_pettingzoo_api(n, rules):
-    api_test(noir_v1.env(num_players=n, rules=rules), num_cycles=200)
+    api_test(noir_v2.env(num_players=n, rules=rules), num_cycles=200)
 
 
 @pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize("n", SIZES)
 def test_pettingzoo_seed(n, rules):
-    seed_test(functools.partial(noir_v1.env, num_players=n, rules=rules), num_cycles=100)
+    seed_test(functools.partial(noir_v2.env, num_players=n, rules=rules), num_cycles=100)
 
 
 @pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize("n", SIZES)
 def test_pettingzoo_render(n, rules, capsys):
     render_test(
-        functools.partial(noir_v1.env, num_players=n, rules=rules),
+        functools.partial(noir_v2.env, num_players=n, rules=rules),
         custom_tests={"ansi": lambda text: "Bank" in text and "player_0" in text},
     )
     assert "Hideout" in capsys.readouterr().out  # "human" printed the board
 
 
 def test_spaces_same_for_every_size():
-    spaces = [noir_v1.raw_env(num_players=n).observation_space(f"player_{n - 1}") for n in SIZES]
+    spaces = [noir_v2.raw_env(num_players=n).observation_space(f"player_{n - 1}") for n in SIZES]
     assert all(s == spaces[0] for s in spaces)
     assert spaces[0]["observation"].shape == (OBS_SIZE,)
     assert spaces[0]["action_mask"].shape == (C.NUM_ACTIONS,)
-    env = noir_v1.env()
-    assert env.metadata["name"] == "noir_v1"
+    env = noir_v2.env()
+    assert env.metadata["name"] == "noir_v2"
     assert env.metadata["is_parallelizable"] is False
     assert set(env.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
@@ -85,7 +85,7 @@ def test_spaces_same_for_every_size():
     [(3, "noirburg", 1), (4, "noirbrough", 2), (5, "original", 3), (6, "noirburg", 4)],
 )
 def test_agrees_with_core_step_for_step(n, rules, seed):
-    env = noir_v1.env(num_players=n, rules=rules)
+    env = noir_v2.env(num_players=n, rules=rules)
     env.reset(seed=seed)
     ref = core.init(1, n, rules, seeds=seed, ask_all=True)
     assert env.unwrapped.state.tobytes() == ref.tobytes()  # the same deal as core.init
@@ -133,7 +133,7 @@ def test_agrees_with_core_step_for_step(n, rules, seed):
 
 def test_rewards_zero_sum_and_core_outcome():
     for seed in range(6):
-        env = noir_v1.env(num_players=4)
+        env = noir_v2.env(num_players=4)
         env.reset(seed=seed)
         total = play(env, np.random.default_rng(seed))
         assert len(total) == 4
@@ -145,7 +145,7 @@ def test_rewards_zero_sum_and_core_outcome():
 
 
 def test_score_rewards():
-    env = noir_v1.env(num_players=3, reward="score")
+    env = noir_v2.env(num_players=3, reward="score")
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     for agent in env.agent_iter():
@@ -160,7 +160,7 @@ def test_score_rewards():
 
 
 def test_max_steps_truncates_every_remaining_agent():
-    env = noir_v1.env(num_players=5, max_steps=40)
+    env = noir_v2.env(num_players=5, max_steps=40)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     steps = 0
@@ -183,7 +183,7 @@ def test_max_steps_truncates_every_remaining_agent():
 def test_elimination_terminates_at_once():
     n = 3
     for seed in range(200):
-        env = noir_v1.env(num_players=n)
+        env = noir_v2.env(num_players=n)
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for _ in env.agent_iter():
@@ -212,7 +212,7 @@ def test_elimination_terminates_at_once():
 
 # --- illegal actions ---------------------------------------------------------------------------
 def test_illegal_action_raises_and_changes_nothing():
-    env = noir_v1.env(num_players=4)
+    env = noir_v2.env(num_players=4)
     env.reset(seed=11)
     obs, *_ = env.last()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -231,7 +231,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 def test_terminate_illegal_wrapper_on_raw_env():
-    raw = noir_v1.raw_env(num_players=4)
+    raw = noir_v2.raw_env(num_players=4)
     env = wrappers.OrderEnforcingWrapper(wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1))
     env.reset(seed=2)
     rng = np.random.default_rng(2)
@@ -255,7 +255,7 @@ def test_terminate_illegal_wrapper_on_raw_env():
 
 # --- game log, rendering, history --------------------------------------------------------------
 def test_game_log_and_render_hide_private_cards():
-    env = noir_v1.env(num_players=4, render_mode="ansi")
+    env = noir_v2.env(num_players=4, render_mode="ansi")
     env.reset(seed=8)
     play(env, np.random.default_rng(8))
     log = env.unwrapped.game_log
@@ -275,7 +275,7 @@ def test_game_log_and_render_hide_private_cards():
 
 
 def test_print_log(capsys):
-    env = noir_v1.env(num_players=3)
+    env = noir_v2.env(num_players=3)
     env.reset(seed=4)
     play(env, np.random.default_rng(4))
     env.unwrapped.print_log()
@@ -289,18 +289,18 @@ def test_print_log(capsys):
 
 
 def test_history_json_replay(tmp_path):
-    env = noir_v1.env(num_players=5, rules="noirbrough")
+    env = noir_v2.env(num_players=5, rules="noirbrough")
     env.reset(seed=21)
     play(env, np.random.default_rng(21))
     path = tmp_path / "game.json"
     env.unwrapped.save_history(path)
-    history = noir_v1.load_history(path)
+    history = noir_v2.load_history(path)
     assert history["seed"] == 21 and history["rules"] == "noirbrough"
-    frames = list(noir_v1.replay(history))
+    frames = list(noir_v2.replay(history))
     assert len(frames) == len(history["actions"]) + 1
     assert [line for f in frames for line in f.log] == env.unwrapped.game_log
     assert frames[-1].board.startswith("NOIR (noirbrough rules), 5 players: game over")
-    again = list(noir_v1.replay(21, history["actions"], num_players=5, rules="noirbrough"))
+    again = list(noir_v2.replay(21, history["actions"], num_players=5, rules="noirbrough"))
     assert [f.board for f in again] == [f.board for f in frames]
 
 
@@ -310,19 +310,19 @@ def test_history_with_custom_rules():
         money_win_threshold=(20, 25, 30, 35),
         step_windows=("move_gangsters", "attack"),
     )
-    env = noir_v1.env(num_players=3, rules=rules)
+    env = noir_v2.env(num_players=3, rules=rules)
     env.reset(seed=5)
     play(env, np.random.default_rng(5))
     history = json.loads(json.dumps(env.unwrapped.history))
     assert history["rules"]["money_win_threshold"] == [20, 25, 30, 35]
     assert rules_from_json(history["rules"]) == rules
     hash(rules_from_json(history["rules"]))
-    frames = list(noir_v1.replay(history))
+    frames = list(noir_v2.replay(history))
     assert [line for f in frames for line in f.log] == env.unwrapped.game_log
 
 
 def test_reset_seeds():
-    env = noir_v1.raw_env()
+    env = noir_v2.raw_env()
     env.reset(seed=7)
     first = env.state.tobytes()
     env.reset()
@@ -331,9 +331,9 @@ def test_reset_seeds():
     assert env.state.tobytes() == first
     env.reset()
     assert env.game_seed == second_seed  # unseeded resets follow the last seed
-    fresh = noir_v1.raw_env()
+    fresh = noir_v2.raw_env()
     fresh.reset()
-    other = noir_v1.raw_env()
+    other = noir_v2.raw_env()
     other.reset()
     assert fresh.game_seed != other.game_seed
 
@@ -407,7 +407,7 @@ def _scripted_position(env):
 
 def test_scripted_interrupts():
     # the printed rules with the web rules' Turncoat on pending attackers (R5.7, D15)
-    env = noir_v1.env(num_players=4, rules=core.NOIRBURG.replace(turncoat_attackers=True))
+    env = noir_v2.env(num_players=4, rules=core.NOIRBURG.replace(turncoat_attackers=True))
     env.reset(seed=0)
     _scripted_position(env)
     assert env.agent_selection == "player_0"
@@ -514,7 +514,7 @@ def test_shared_win_after_elimination_stays_zero_sum():
     """player_0 breaks into player_3's Hideout (player_3 is out: -1/3), then the countdown
     ends in a tie between player_0 and player_1: the core gives the winners +1/2 and the
     losers -1/2; player_3's missing -1/6 is shared by the three players still in."""
-    env = noir_v1.env(num_players=4)
+    env = noir_v2.env(num_players=4)
     env.reset(seed=0)
     st = env.unwrapped.state
     _clear_table(st)
@@ -576,14 +576,14 @@ def test_a_search_agent_plays_a_seat_through_act_in_aec():
     searcher = agents.load("ismcts", budget=8, horizon=2, seed=0)
     seats = {"player_0": searcher, "player_1": agents.load("heuristic", seed=1),
              "player_2": agents.load("random", seed=2)}  # fmt: skip
-    env = noir_v1.env(num_players=3)
+    env = noir_v2.env(num_players=3)
     env.reset(seed=3)
     with pytest.raises(ValueError, match="act_on_state"):
-        noir_v1.act_in_aec(env, object())
+        noir_v2.act_in_aec(env, object())
     for name in env.agent_iter(100_000):
         obs, _, term, trunc, _ = env.last()
         before = env.unwrapped.state.tobytes()
-        action = noir_v1.act_in_aec(env, seats[name])
+        action = noir_v2.act_in_aec(env, seats[name])
         assert env.unwrapped.state.tobytes() == before
         if term or trunc:
             assert action is None

@@ -90,7 +90,7 @@ def test_an_episode_is_what_the_single_seat_env_shows(tmp_path):
     policies = [policy_of("h", agent)] * 4
     episodes = ds.play_episodes(game, policies, 4, None, games=3, seed=20, seats=[2])
     kwargs = {"num_players": 4, "learner_seat": 2, "opponents": agent}
-    env = gymnasium.make("noir_env/Noir-v1", **kwargs)
+    env = gymnasium.make("noir_env/Noir-v2", **kwargs)
     results = []
     for episode in episodes:
         obs, info = env.reset(seed=episode.game_seed)

@@ -32,6 +32,6 @@ def test_the_site_builds_strict_without_a_warning(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert "WARNING" not in proc.stderr, proc.stderr[-4000:]
-    page = (tmp_path / "site" / "environments" / "noir_v1" / "index.html").read_text()
+    page = (tmp_path / "site" / "environments" / "noir_v2" / "index.html").read_text()
     assert "Reaction windows" in page and "Version History" in page  # the docstring rendered
     assert (tmp_path / "site" / "api" / "index.html").read_text().count("make_vector_env") > 1

@@ -1,5 +1,5 @@
 """`gymnasium.make` on the registered ids: Gymnasium's module-qualified form
-`"noir_env:noir_env/Noir-v1"` works in a fresh interpreter that never imported noir_env (it
+`"noir_env:noir_env/Noir-v2"` works in a fresh interpreter that never imported noir_env (it
 imports the package, which registers the ids), an editable install from the plain
 pyproject.toml does it with no import hook, and the env it returns has `action_masks()`
 (Gymnasium adds no wrapper that would hide it), which sb3-contrib's MaskablePPO finds;
@@ -62,7 +62,7 @@ def test_importing_noir_env_registers_the_ids_and_compiles_nothing(tmp_path):
 import sys
 import gymnasium
 import noir_env
-for env_id in ("noir_env/Noir-v1", "noir_env/DistrictNoir-v0"):
+for env_id in ("noir_env/Noir-v2", "noir_env/DistrictNoir-v0"):
     assert env_id in gymnasium.registry, env_id
 assert "numba" not in sys.modules, "import noir_env loaded numba"
 """
@@ -97,9 +97,9 @@ def test_editable_install_from_the_plain_pyproject(tmp_path):
     code = f"""
 import sys
 import gymnasium
-assert "noir_env/Noir-v1" not in gymnasium.registry, "something registered the ids early"
+assert "noir_env/Noir-v2" not in gymnasium.registry, "something registered the ids early"
 assert "noir_env" not in sys.modules
-env = gymnasium.make("noir_env:noir_env/Noir-v1", opponents="random")
+env = gymnasium.make("noir_env:noir_env/Noir-v2", opponents="random")
 import noir_env
 assert noir_env.__file__ == {str(src / "noir_env" / "__init__.py")!r}, noir_env.__file__
 assert type(env).__name__ == "NoirEnv"

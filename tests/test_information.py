@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from noir_env import core, noir_v1
+from noir_env import core, noir_v2
 from noir_env.core import constants as C
 
 REACTIONS = [C.POKER, C.POLICE, C.BRIBE, C.DRIVEBY, C.TURNCOAT]
@@ -131,7 +131,7 @@ def _play_aec(recorder: Recorder, games: int) -> None:
     for rules in ("noirburg", "noirbrough", "original"):
         for n in (3, 4, 5, 6):
             for seed in range(games):
-                env = noir_v1.env(num_players=n, rules=rules, max_steps=3000)
+                env = noir_v2.env(num_players=n, rules=rules, max_steps=3000)
                 env.reset(seed=seed)
                 rng = np.random.default_rng(seed)
                 for agent in env.agent_iter():

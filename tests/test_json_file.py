@@ -1,5 +1,5 @@
 """Every JSON file read from outside goes through one bounded reader (noir_env/_json_file.py):
-a game's history (`train.replay`, `noir_v1.load_history`), a policy table, a run's settings
+a game's history (`train.replay`, `noir_v2.load_history`), a policy table, a run's settings
 (`train.ppo --resume`) and a tournament's results. Deeply nested, huge, non-UTF-8, NaN-laden
 or truncated files are a ValueError naming the file (one line and exit 2 on the command
 line), never a RecursionError traceback."""
@@ -11,7 +11,7 @@ import json
 import pytest
 
 import agents
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env._json_file import MAX_DEPTH, nesting, parse_json, read_json_file
 from train import replay as replay_cli
 from train.ppo_args import parse_args
@@ -47,12 +47,12 @@ def test_bytes_that_are_not_utf8_or_too_many(tmp_path):
     path = tmp_path / "game.json"
     path.write_bytes(b'{"seed": "\xff"}')
     with pytest.raises(ValueError, match="game.json: not a game history: not UTF-8 text"):
-        noir_v1.load_history(path)
+        noir_v2.load_history(path)
     path.write_text("[" + "1," * 20 + "1]")
     with pytest.raises(ValueError, match="game history: 43 bytes, a game history is at most 16"):
         read_json_file(path, "game history", 16)
     with pytest.raises(ValueError, match="no game history there"):
-        noir_v1.load_history(tmp_path / "none.json")
+        noir_v2.load_history(tmp_path / "none.json")
 
 
 @pytest.mark.parametrize("text", ["[" * 10_000 + "]" * 10_000, "[" * 40 + "]" * 40])

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from noir_env import core, district, district_noir_v0, noir_v1
+from noir_env import core, district, district_noir_v0, noir_v2
 from noir_env.picture import Board, board, scene
 from noir_env.picture.scene import svg_parts
 
@@ -147,7 +147,7 @@ def test_board_object_shows_in_notebooks_and_saves(tmp_path):
 
 @pytest.mark.parametrize("n", [3, 6])
 def test_noir_env_rgb_array(n):
-    env = noir_v1.env(num_players=n, render_mode="rgb_array")
+    env = noir_v2.env(num_players=n, render_mode="rgb_array")
     env.reset(seed=n)
     frames = []
     for agent in env.agent_iter(max_iter=60):
@@ -170,14 +170,14 @@ def test_district_env_rgb_array():
 
 def test_rgb_without_pillow_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now raises ImportError
-    env = noir_v1.env(render_mode="rgb_array")
+    env = noir_v2.env(render_mode="rgb_array")
     env.reset(seed=0)
     with pytest.raises(ImportError, match=r"noir_env\[render\]"):
         env.render()
     assert env.unwrapped.picture().svg.startswith("<svg")  # SVG needs no Pillow
 
 
-@pytest.mark.parametrize("env_id", ["noir_env/Noir-v1", "noir_env/DistrictNoir-v0"])
+@pytest.mark.parametrize("env_id", ["noir_env/Noir-v2", "noir_env/DistrictNoir-v0"])
 def test_gymnasium_env_renders_frames_for_video(env_id):
     """The single-seat Gymnasium env's rgb_array frames, collected by Gymnasium's own
     RenderCollection wrapper (what RecordVideo reads, without its moviepy dependency)."""

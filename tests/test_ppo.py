@@ -27,7 +27,7 @@ from agents.ppo.net import (
     stack_nonzero_parts,
 )
 from agents.registry import SHIPPED_PPO_POLICY
-from noir_env import core, noir_v1
+from noir_env import core, noir_v2
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from train import curves
 from train.export_policy import export_policy
@@ -111,11 +111,11 @@ def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
 
 
 def play_every_preset_and_count(agent) -> None:
-    """The agent in every seat of a game of each preset and player count (noir_v1 raises on
+    """The agent in every seat of a game of each preset and player count (noir_v2 raises on
     an illegal action)."""
     for rules in ("noirburg", "noirbrough", "original"):
         for n in (3, 4, 5, 6):
-            env = noir_v1.env(num_players=n, rules=rules, max_steps=300)
+            env = noir_v2.env(num_players=n, rules=rules, max_steps=300)
             env.reset(seed=n)
             for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
@@ -305,7 +305,7 @@ def test_cli_flags_and_league_spec(capsys):
 
 def test_rules_v1_layout_policies_read_each_value_where_it_was():
     """The shipped policy was trained on noir_v0's observation (rules v1, 2473 values); it
-    plays noir_v1 through a column map: every one of its inputs reads the current column of
+    plays noir_v2 through a column map: every one of its inputs reads the current column of
     the same meaning (spot checks across the layout), and none reads a missing one."""
     import importlib
 

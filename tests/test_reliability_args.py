@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env.aec import GameAECEnv
 from noir_env.vector import SingleSeatEnv, make_sb3_vec_env, make_selfplay_env, make_vector_env
 from noir_env.vector.arena import RANDOM, play_games
@@ -21,7 +21,7 @@ MAKERS = {
     "make_sb3_vec_env": lambda **kw: make_sb3_vec_env(**{"num_envs": 2, **kw}),
     "SingleSeatEnv": lambda **kw: SingleSeatEnv(**kw),
     "make_selfplay_env": lambda **kw: make_selfplay_env(**{"num_envs": 2, **kw}),
-    "noir_v1.raw_env": lambda **kw: noir_v1.raw_env(**kw),
+    "noir_v2.raw_env": lambda **kw: noir_v2.raw_env(**kw),
     "GameAECEnv": lambda **kw: GameAECEnv("district_noir", **kw),
 }
 INT_ARGS = {  # the int arguments each maker takes
@@ -29,7 +29,7 @@ INT_ARGS = {  # the int arguments each maker takes
     "make_sb3_vec_env": ("num_envs", "learner_seat", "max_steps", "seed"),
     "SingleSeatEnv": ("learner_seat", "max_steps"),
     "make_selfplay_env": ("num_envs", "max_steps", "seed"),
-    "noir_v1.raw_env": ("num_players", "max_steps"),
+    "noir_v2.raw_env": ("num_players", "max_steps"),
     "GameAECEnv": ("max_steps",),
 }
 CASES = [(maker, arg) for maker, args in INT_ARGS.items() for arg in args]
@@ -88,7 +88,7 @@ def test_a_closed_vector_env_refuses_reset_and_step(maker):
 
 
 def played_history(num_players: int = 3) -> dict:
-    e = noir_v1.raw_env(num_players=num_players)
+    e = noir_v2.raw_env(num_players=num_players)
     e.reset(seed=9)
     for _ in range(12):
         e.step(int(np.flatnonzero(e.action_mask())[0]))
@@ -99,9 +99,9 @@ def played_history(num_players: int = 3) -> dict:
 def test_a_history_without_seed_or_actions_names_the_key(key):
     history = {k: v for k, v in played_history().items() if k != key}
     with pytest.raises(ValueError, match=f"the history has no '{key}'"):
-        noir_v1.replay(history)
+        noir_v2.replay(history)
     with pytest.raises(ValueError, match=f"the history has no '{key}'"):
-        noir_v1.play_back(history)
+        noir_v2.play_back(history)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_a_history_without_seed_or_actions_names_the_key(key):
 )
 def test_a_history_with_a_bad_value_names_the_key(change, named):
     with pytest.raises(ValueError, match=named):
-        noir_v1.replay({**played_history(), **change})
+        noir_v2.replay({**played_history(), **change})
 
 
 @pytest.mark.parametrize("bad", ["12", 12.0, True, None])
@@ -129,21 +129,21 @@ def test_an_action_id_must_be_an_integer(bad):
     where = 5
     actions[where] = bad
     with pytest.raises(ValueError, match=rf"history 'actions'\[{where}\]"):
-        noir_v1.replay({**history, "actions": actions})
+        noir_v2.replay({**history, "actions": actions})
     with pytest.raises(ValueError, match=r"history 'actions'\[0\]"):
-        noir_v1.replay(9, [bad], num_players=3)
+        noir_v2.replay(9, [bad], num_players=3)
     # numpy integers are ids: the game plays as with Python ints
     as_numpy = {**history, "actions": np.array(history["actions"], np.int16)}
-    assert noir_v1.play_back(as_numpy).history == noir_v1.play_back(history).history
+    assert noir_v2.play_back(as_numpy).history == noir_v2.play_back(history).history
 
 
 def test_a_history_action_that_is_not_legal_names_its_place():
     history = played_history()
-    e = noir_v1.play_back({**history, "actions": history["actions"][:7]})
+    e = noir_v2.play_back({**history, "actions": history["actions"][:7]})
     illegal = int(np.flatnonzero(e.action_mask() == 0)[0])
     actions = [*history["actions"][:7], illegal]
     with pytest.raises(ValueError, match="illegal") as err:
-        noir_v1.play_back({**history, "actions": actions})
+        noir_v2.play_back({**history, "actions": actions})
     assert err.value.__notes__ == ["history 'actions'[7] is not legal where the history plays it"]
     with pytest.raises(ValueError, match=r"history 'actions'\[12\]: the game ended before it"):
-        noir_v1.play_back({**history, "max_steps": 12, "actions": [*history["actions"], 0]})
+        noir_v2.play_back({**history, "max_steps": 12, "actions": [*history["actions"], 0]})

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from race.game import RACE  # registers the test game "race" (tests/race)
 
-from noir_env import district_noir_v0, noir_v1
+from noir_env import district_noir_v0, noir_v2
 from noir_env.aec import GameAECEnv
 
 ENVS = {
-    "noir_v1": lambda: noir_v1.raw_env(num_players=3, max_steps=400),
-    "noir_v1 wrapped": lambda: noir_v1.env(num_players=5, max_steps=400),
+    "noir_v2": lambda: noir_v2.raw_env(num_players=3, max_steps=400),
+    "noir_v2 wrapped": lambda: noir_v2.env(num_players=5, max_steps=400),
     "district_noir_v0": district_noir_v0.raw_env,
     "district_noir_v0 wrapped": district_noir_v0.env,
     "race (GameAECEnv)": lambda: GameAECEnv(RACE, num_players=3),

@@ -1,6 +1,6 @@
 """The vector envs' recorded games replay exactly (issue 20, defect 6): a history recorded with
 `record=True` holds the real choices only (the core's fast mode took every forced decision),
-says so (`"ask_all": false`), and `noir_v1.replay` / `play_back` let the core take those
+says so (`"ask_all": false`), and `noir_v2.replay` / `play_back` let the core take those
 decisions again, so a replayed game ends where the recorded one did: the same state, scores,
 winners and learner observation. 3 to 6 players, every kind of episode end."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from agents.random_agent import RandomAgent
-from noir_env import core, noir_v1
+from noir_env import core, noir_v2
 from noir_env.game import get_game
 from noir_env.vector.engine import SingleSeatGames
 
@@ -41,7 +41,7 @@ def test_recorded_games_replay_to_the_same_end():
     for ended, j in ended_games(games, episodes=60, seed=5):
         history = json.loads(json.dumps(ended.history[j]))  # as saved and loaded
         assert history["ask_all"] is False and history["max_steps"] == 300
-        e = noir_v1.play_back(history)
+        e = noir_v2.play_back(history)
         n, seat = int(ended.num_players[j]), int(ended.learner_seat[j])
         np.testing.assert_array_equal(core.scores(e.state)[0], ended.scores[j])
         np.testing.assert_array_equal(NOIR.winners(e.state)[0], ended.winners[j])
@@ -51,14 +51,14 @@ def test_recorded_games_replay_to_the_same_end():
             e.observe(f"player_{seat}")["observation"], ended.final_obs[j]
         )
         if ended.result[j] not in results:  # frames (boards) cost more: one per kind of end
-            frames = list(noir_v1.replay(history))
+            frames = list(noir_v2.replay(history))
             assert len(frames) == len(history["actions"]) + 1
             truncation = "The game is truncated after 300 decisions (max_steps)."
             assert (frames[-1].log[-1] == truncation) == (ended.result[j] == "truncated")
         # the forced decisions are really left out: played as an AEC env's history (every
         # decision presented), the actions soon stop being legal
         try:
-            noir_v1.play_back({**history, "ask_all": True})
+            noir_v2.play_back({**history, "ask_all": True})
         except ValueError as err:  # an illegal action (noted), or more actions than game
             assert "history 'actions'[" in " ".join([str(err), *getattr(err, "__notes__", [])])
             rejected_as_ask_all += 1
@@ -81,7 +81,7 @@ def test_a_replayed_game_ends_in_the_recorded_state_field_for_field():
         while out.ended is None:
             out = games.step(agent.act(out.obs, out.mask))
         for j, g in enumerate(out.ended.games):
-            e = noir_v1.play_back(out.ended.history[j])
+            e = noir_v2.play_back(out.ended.history[j])
             assert NOIR.state_to_dict(e.state) == NOIR.state_to_dict(games.state[g : g + 1])
             compared += 1
     assert compared >= 10
@@ -90,7 +90,7 @@ def test_a_replayed_game_ends_in_the_recorded_state_field_for_field():
 def test_an_aec_history_still_presents_every_decision():
     """The AEC env's own history says `"ask_all": true` and replays as before, its
     single-action decisions included; one without the key (written before it existed) too."""
-    e = noir_v1.raw_env(num_players=3)
+    e = noir_v2.raw_env(num_players=3)
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     while e.agents:
@@ -102,8 +102,8 @@ def test_an_aec_history_still_presents_every_decision():
     assert e.history["ask_all"] is True
     old = {k: v for k, v in e.history.items() if k != "ask_all"}
     for history in (e.history, old):
-        back = noir_v1.play_back(history)
+        back = noir_v2.play_back(history)
         assert NOIR.state_to_dict(back.state) == NOIR.state_to_dict(e.state)
         assert back.game_log == e.game_log
     with pytest.raises(ValueError):  # its single-action decisions played as choices
-        noir_v1.play_back({**e.history, "ask_all": False})
+        noir_v2.play_back({**e.history, "ask_all": False})

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from noir_env import noir_v1
+from noir_env import noir_v2
 from train.replay import main as replay_main
 from train.replay import replay
 from train.replay_html import read_page_data, viewpoints, write_html
@@ -62,8 +62,8 @@ def _board(dom: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def noir_game(tmp_path_factory) -> tuple[Path, dict]:
-    """A random 4-player game's history, saved as noir_v1 writes it."""
-    env = noir_v1.env(num_players=4)
+    """A random 4-player game's history, saved as noir_v2 writes it."""
+    env = noir_v2.env(num_players=4)
     env.reset(seed=7)
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -191,7 +191,7 @@ def test_tournament_sample_games_replay_as_played(tmp_path):
                             save_games=3, seed=2, ratings=False)  # fmt: skip
     assert sorted(result.records.histories) == [0, 1, 2]
     for g, history in result.records.histories.items():
-        end = noir_v1.play_back(history)
+        end = noir_v2.play_back(history)
         np.testing.assert_array_equal(end.state.winners[0].astype(bool),
                                       result.records.winners[g])  # fmt: skip
         assert int(end.state.steps[0]) == int(result.records.length[g])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import noir_env.core as core
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env.core import constants as C
 from noir_env.core.rules import Rules
 from noir_env.core.serialize import state_from_dict, state_to_dict
@@ -281,7 +281,7 @@ def clones(e):
     }
 
 
-@pytest.mark.parametrize("make", [noir_v1.raw_env, noir_v1.env])
+@pytest.mark.parametrize("make", [noir_v2.raw_env, noir_v2.env])
 def test_deepcopy_and_pickle_continue_the_same_game(make):
     e = make(num_players=4, max_steps=100_000)
     e.reset(seed=7)
@@ -297,7 +297,7 @@ def test_deepcopy_and_pickle_continue_the_same_game(make):
 
 
 def test_a_copy_is_independent_of_its_original():
-    e = noir_v1.raw_env(num_players=3)
+    e = noir_v2.raw_env(num_players=3)
     e.reset(seed=1)
     c = copy.deepcopy(e)
     before = e.state.tobytes()
@@ -307,7 +307,7 @@ def test_a_copy_is_independent_of_its_original():
 
 
 def test_a_pickled_env_before_reset_still_needs_reset():
-    e = pickle.loads(pickle.dumps(noir_v1.raw_env(num_players=5)))
+    e = pickle.loads(pickle.dumps(noir_v2.raw_env(num_players=5)))
     with pytest.raises(RuntimeError, match="call reset"):
         e.observe("player_0")
     e.reset(seed=3)
@@ -316,7 +316,7 @@ def test_a_pickled_env_before_reset_still_needs_reset():
 
 @pytest.mark.parametrize("action", [True, False, np.True_, np.bool_(False)])
 def test_a_bool_is_not_an_action(action):
-    e = noir_v1.raw_env()
+    e = noir_v2.raw_env()
     e.reset(seed=0)
     before = e.state.tobytes()
     with pytest.raises(ValueError, match="an action is an integer id"):
@@ -325,7 +325,7 @@ def test_a_bool_is_not_an_action(action):
 
 
 def test_raw_env_before_reset_names_the_missing_reset():
-    e = noir_v1.raw_env()
+    e = noir_v2.raw_env()
     with pytest.raises(AttributeError, match="call it first"):
         _ = e.agent_selection
     assert not hasattr(e, "agent_selection")
@@ -343,7 +343,7 @@ def test_raw_env_before_reset_names_the_missing_reset():
 
 
 def test_last_and_step_after_the_game_name_the_problem():
-    e = noir_v1.raw_env(num_players=3)
+    e = noir_v2.raw_env(num_players=3)
     e.reset(seed=2)
     play_env(e, np.random.default_rng(0), 100_000)
     assert not e.agents
@@ -357,26 +357,26 @@ def test_last_and_step_after_the_game_name_the_problem():
     "seed, error", [(2**63, ValueError), (-1, ValueError), (1.5, TypeError), ("3", TypeError)]
 )
 def test_reset_rejects_bad_seeds(seed, error):
-    e = noir_v1.raw_env()
+    e = noir_v2.raw_env()
     with pytest.raises(error, match="seed"):
         e.reset(seed=seed)
 
 
 def test_reset_accepts_the_largest_seed_and_numpy_ints():
-    e = noir_v1.raw_env()
+    e = noir_v2.raw_env()
     e.reset(seed=2**63 - 1)
     e.reset(seed=np.uint64(5))
     assert e.history["seed"] == 5
 
 
 def test_a_replayed_truncated_game_shows_the_truncation(tmp_path):
-    e = noir_v1.raw_env(num_players=4, max_steps=25)
+    e = noir_v2.raw_env(num_players=4, max_steps=25)
     e.reset(seed=11)
     play_env(e, np.random.default_rng(0), 1000)
     assert e.history["max_steps"] == 25 and len(e.history["actions"]) == 25
     path = tmp_path / "game.json"
     e.save_history(path)
-    frames = list(noir_v1.replay(noir_v1.load_history(path)))
+    frames = list(noir_v2.replay(noir_v2.load_history(path)))
     assert len(frames) == 26
     assert frames[-1].log[-1] == "The game is truncated after 25 decisions (max_steps)."
     assert not any("truncated" in line for f in frames[:-1] for line in f.log)

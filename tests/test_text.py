@@ -166,7 +166,7 @@ def test_view_errors_name_what_is_wrong():
 def test_importing_noir_env_imports_no_textarena():
     code = (
         "import sys, noir_env, noir_env.text, agents\n"
-        "from noir_env import noir_v1\n"
+        "from noir_env import noir_v2\n"
         "assert 'textarena' not in sys.modules, 'textarena imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import TextAgent, load
-from noir_env import core, district_noir_v0, noir_v1
+from noir_env import core, district_noir_v0, noir_v2
 from noir_env.aec import act_in_aec
 from noir_env.game import game_of_state
 from noir_env.vector.arena import play_games, policy_of
@@ -84,7 +84,7 @@ def _plain(lines: list[str]) -> list[str]:
 def test_prompts_tell_what_happened_since_the_last_decision():
     # NOIR in its AEC env: the text seat's prompts hold exactly the env's log lines written
     # since its previous decision
-    env = noir_v1.env(num_players=4)
+    env = noir_v2.env(num_players=4)
     env.reset(seed=8)
     prompts: list[str] = []
     seat0 = TextAgent(lambda prompt: prompts.append(prompt) or "1", name="text")

@@ -1,4 +1,4 @@
-"""The training interfaces (noir_env.vector): agreement with noir_v1 decision for decision,
+"""The training interfaces (noir_env.vector): agreement with noir_v2 decision for decision,
 rewards, autoreset, seeding, opponents, SB3 / MaskablePPO, the registered single-seat env."""
 
 from __future__ import annotations
@@ -9,23 +9,23 @@ import numpy as np
 import pytest
 
 from agents import RandomAgent
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env.spaces import NUM_ACTIONS, OBS_SIZE
 from noir_env.vector import make_vector_env
 from noir_env.vector.engine import SingleSeatGames
 
 
 def replay_learner_view(history: dict, seat: int):
-    """Replay a recorded single-seat game into noir_v1: the learner's (observation, mask)
+    """Replay a recorded single-seat game into noir_v2: the learner's (observation, mask)
     at each of its real choices, its total reward, its last observation, and whether its
     episode ended there (False: the single-seat env truncated it).
 
-    noir_v1 presents every decision whose skipping would reveal a hand (ask_all=True); the
+    noir_v2 presents every decision whose skipping would reveal a hand (ask_all=True); the
     single-seat envs present only real choices (ask_all=False), the core taking the others.
-    So a decision noir_v1 presents with one legal action is taken here, and the recorded
+    So a decision noir_v2 presents with one legal action is taken here, and the recorded
     actions fill the real choices: the same game (core.init: the mode changes no state)."""
     n, rules = history["num_players"], history["rules"]
-    e = noir_v1.raw_env(num_players=n, rules=rules, max_steps=10**9)
+    e = noir_v2.raw_env(num_players=n, rules=rules, max_steps=10**9)
     e.reset(seed=history["seed"])
     learner, actions, k = f"player_{seat}", history["actions"], 0
     views, total, ended = [], 0.0, False
@@ -53,7 +53,7 @@ def replay_learner_view(history: dict, seat: int):
 
 def play_and_compare(games: SingleSeatGames, episodes: int, seed: int) -> set[str]:
     """Random learner actions until `episodes` episodes end; each ended game is replayed
-    into noir_v1 and must agree on every learner observation, mask and the reward. Returns
+    into noir_v2 and must agree on every learner observation, mask and the reward. Returns
     the kinds of episode ends seen."""
     agent = RandomAgent(seed)
     obs, mask = games.reset(seed=seed)
@@ -85,9 +85,9 @@ def play_and_compare(games: SingleSeatGames, episodes: int, seed: int) -> set[st
     return results
 
 
-def test_agrees_with_noir_v1_random_opponents_player_counts_and_truncation():
+def test_agrees_with_noir_v2_random_opponents_player_counts_and_truncation():
     """Every kind of episode end (game over, learner eliminated, truncation), 3-6 players,
-    replayed decision for decision into noir_v1 (its extra single-action decisions taken
+    replayed decision for decision into noir_v2 (its extra single-action decisions taken
     as the fast mode's core takes them)."""
     games = SingleSeatGames(16, num_players=(3, 4, 5, 6), seed=0, max_steps=500, record=True)
     results = play_and_compare(games, episodes=60, seed=3)
@@ -95,7 +95,7 @@ def test_agrees_with_noir_v1_random_opponents_player_counts_and_truncation():
     assert not games.core_flagged_illegal.any()
 
 
-def test_agrees_with_noir_v1_python_opponents_in_a_mix():
+def test_agrees_with_noir_v2_python_opponents_in_a_mix():
     picker = RandomAgent(seed=5)
     mix = {"random": 0.5, (lambda obs, mask: picker.act(obs, mask)): 0.5}
     games = SingleSeatGames(5, num_players=4, opponents=mix, seed=0, record=True)
@@ -383,7 +383,7 @@ def test_registered_single_seat_env():
 def test_sb3_make_vec_env_over_the_registered_env():
     from stable_baselines3.common.env_util import make_vec_env
 
-    env = make_vec_env("noir_env:noir_env/Noir-v1", n_envs=2, seed=0, env_kwargs={"num_players": 3})
+    env = make_vec_env("noir_env:noir_env/Noir-v2", n_envs=2, seed=0, env_kwargs={"num_players": 3})
     obs = env.reset()
     masks = np.stack(env.env_method("action_masks"))
     assert obs.shape == (2, OBS_SIZE) and masks.shape == (2, NUM_ACTIONS)
@@ -392,7 +392,7 @@ def test_sb3_make_vec_env_over_the_registered_env():
 
 def test_selfplay_per_seat_returns_sum_to_zero():
     """Every seat's decisions from the caller; per-seat rewards sum to zero per game, each
-    seat's episode ends once, and they equal noir_v1's (the same ask_all presentation)."""
+    seat's episode ends once, and they equal noir_v2's (the same ask_all presentation)."""
     from noir_env.vector import make_selfplay_env
 
     n_games = 16
@@ -420,7 +420,7 @@ def test_selfplay_per_seat_returns_sum_to_zero():
             games.append((int(final["game_seed"][i]), n, actions[i], totals[i, :n].copy()))
             totals[i], done_count[i], actions[i] = 0.0, 0, []
     for seed, n, acts, returns in games[:12]:
-        e = noir_v1.raw_env(num_players=n, max_steps=400)
+        e = noir_v2.raw_env(num_players=n, max_steps=400)
         e.reset(seed=seed)
         got = dict.fromkeys(e.possible_agents, 0.0)
         for a in acts:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from noir_env import noir_v1
+from noir_env import noir_v2
 from noir_env.vector import make_vector_env
 from noir_env.vector.engine import SingleSeatGames
 
@@ -30,9 +30,9 @@ class Highest:
 
 
 def opponent_choices(history: dict, seats: dict[int, str]) -> tuple[int, int]:
-    """Replay `history` in noir_v1 (the core's forced decisions taken as in the fast mode)
+    """Replay `history` in noir_v2 (the core's forced decisions taken as in the fast mode)
     and count the opponents' real choices that are / are not their seat's agent's."""
-    e = noir_v1.raw_env(num_players=history["num_players"], rules=history["rules"],
+    e = noir_v2.raw_env(num_players=history["num_players"], rules=history["rules"],
                         max_steps=10**9)  # fmt: skip
     e.reset(seed=history["seed"])
     actions, k, agree, differ = history["actions"], 0, 0, 0

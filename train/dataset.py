@@ -7,7 +7,7 @@
         --agents district-heuristic random
 
 Each recorded seat of each game is one episode, from that seat's view, as the single-seat
-Gymnasium env ("noir_env/Noir-v1", "noir_env/DistrictNoir-v0") gives it: at each of the
+Gymnasium env ("noir_env/Noir-v2", "noir_env/DistrictNoir-v0") gives it: at each of the
 seat's decisions its observation (float32, seat-relative) and the action it took, then its
 observation when its episode ended (the game's end, or its elimination while the game went
 on); the reward at its last step (zero-sum per game, the envs' rule: docs/RULES.md R6.5),
@@ -49,7 +49,7 @@ from .dataset_episodes import Episode, play_episodes
 
 MAX_GAMES = 10_000_000
 FLUSH_STEPS = 20_000  # steps kept in memory before they are written (NOIR: ~10.5 kB each)
-ENV_IDS = {"noir": "noir_env/Noir-v1", "district_noir": "noir_env/DistrictNoir-v0"}
+ENV_IDS = {"noir": "noir_env/Noir-v2", "district_noir": "noir_env/DistrictNoir-v0"}
 
 
 def write_dataset(dataset_id: str, episodes: Iterator[Episode], game: Game, out: Path | None,

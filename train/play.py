@@ -3,7 +3,7 @@
     python -m train.play --players 4 --opponents random [--rules noirburg] [--seat 0] [--seed 1]
     python -m train.play --game district_noir --opponents district-heuristic
 
-You play one seat of the game's AEC env (NOIR's `noir_v1`: the multi-agent presentation, you
+You play one seat of the game's AEC env (NOIR's `noir_v2`: the multi-agent presentation, you
 are asked in every reaction window, out of turn too); the other seats are agents by name
 (`agents.load`: one name for every bot, or one per bot in seat order). Every move is shown as
 it happens (passes gathered in one line), then the log lines it wrote. At your first decision

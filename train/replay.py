@@ -4,7 +4,7 @@
     python -m train.replay GAME.json --html game.html    # the replay viewer
     python -m train.replay GAME.json --html p1.html --view player_1
 
-GAME.json is a game's history: what `noir_v1`'s `env.history` / `save_history` hold (the
+GAME.json is a game's history: what `noir_v2`'s `env.history` / `save_history` hold (the
 seed, the settings, every action: a game is a function of its seed and its actions), what
 `train.evaluate --save-games` writes, or a District Noir history (`"env":
 "district_noir_v0"`, its seed and actions). The HTML page (train/replay_html.py) shows the
@@ -76,9 +76,9 @@ def replay(history: dict) -> Replay:
         raise ValueError(f"a game's history is a JSON object, got {type(history).__name__}")
     if history.get("env") == DISTRICT_ENV:
         return Replay("district_noir", seat_names(history, 2), None, list(_district(history)))
-    from noir_env import noir_v1
+    from noir_env import noir_v2
 
-    steps = noir_v1.replay_steps(history)
+    steps = noir_v2.replay_steps(history)
     first = next(steps)
     env = first.env
     names = seat_names(history, env.num_players)

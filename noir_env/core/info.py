@@ -1,5 +1,5 @@
-"""What the decision of NOIR's agent to act is about, as noir_v1's infos show it (`turn_of`,
-`window`, `attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v1's docstring),
+"""What the decision of NOIR's agent to act is about, as noir_v2's infos show it (`turn_of`,
+`window`, `attack`, `queue`, `reaction`, ...; see "Reaction windows" in noir_v2's docstring),
 read from views of one game's fields."""
 
 from __future__ import annotations

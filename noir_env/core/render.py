@@ -1,5 +1,5 @@
 """NOIR's board as text: `render_board` writes any game of a state from one seat's view (only
-its hand is shown). `noir_v1` renders with it (`render()`, `board_text()`, replays), as do the
+its hand is shown). `noir_v2` renders with it (`render()`, `board_text()`, replays), as do the
 single-seat Gymnasium env and the text interface, through NOIR's views."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ The game type, and why:
 - **Imperfect information**: the other hands and the order of the draw pile are hidden.
 - **Zero-sum, terminal rewards**: the core's outcome (NOIR: winners share +1 and losers
   -1, an eliminated player loses; District Noir: +1 / -1, 0 each in a draw). A game cut at
-  `max_game_length` decisions is a draw (every return 0), as `noir_v1`'s truncation.
+  `max_game_length` decisions is a draw (every return 0), as `noir_v2`'s truncation.
 
 Strings and tensors: `observation_tensor` is the core's observation of the player (the
 float32 vector the agents read; `observation_tensor_layout` has its named parts),

@@ -14,7 +14,7 @@ from .record import state_from_text
 from .state import DEAL_NODES, DEAL_OUTCOMES, SpielState, public_bytes
 
 GAMES = ("noir", "district_noir")  # OpenSpiel short names, the same as our registry's
-MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v1's max_steps (random 6-player games: ~1,700)
+MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v2's max_steps (random 6-player games: ~1,700)
 # District Noir: four rounds of twelve actions (DN3.7), of which the core takes the forced
 # ones itself (DN5.1), so a game ends within this many decisions without a cut
 DISTRICT_MAX_LENGTH = 48

@@ -5,7 +5,7 @@
   opponents played inside, batched (`gym_vector`).
 - `make_sb3_vec_env(num_envs, ...)`: the same as a Stable-Baselines3 VecEnv with
   `action_masks()`, for sb3-contrib's MaskablePPO (`sb3`; needs the `train` extra).
-- `SingleSeatEnv`: the single-seat Gymnasium env, registered as "noir_env/Noir-v1"
+- `SingleSeatEnv`: the single-seat Gymnasium env, registered as "noir_env/Noir-v2"
   (`NoirEnv`) and "noir_env/DistrictNoir-v0" (`DistrictEnv`) (`single`); `NoirVectorEnv` and
   `DistrictVectorEnv` are the VectorEnvs `gymnasium.make_vec` builds for them.
 - `make_selfplay_env(num_envs, ...)`: the batched self-play API, every seat's decision

@@ -259,7 +259,7 @@ def play_games(
     at once. ask_forced: also call the policies on decisions with one legal action.
     progress: called with the number of games just finished. game: a game name or `Game`.
     record: keep the histories of the first `record` scheduled games (`histories`: their
-    seeds and every decision, which `noir_v1.replay` and `python -m train.replay` play
+    seeds and every decision, which `noir_v2.replay` and `python -m train.replay` play
     back); recording holds a [slots, max_steps] int16 trace while it plays.
     Raises ValueError for a bad schedule or a policy's bad or illegal answer.
     """

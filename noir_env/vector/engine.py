@@ -13,7 +13,7 @@ once when `autoreset` is on.
 NOIR's games run in the core's fast presentation mode (`init(..., ask_all=False)`): the
 core takes every decision with a single legal action and the passes of players without a
 reaction card, so the learner and the opponents see only real choices. The learner never
-observes who else was asked, so this reveals nothing, and it is faster. noir_v1 presents
+observes who else was asked, so this reveals nothing, and it is faster. noir_v2 presents
 those decisions too (ask_all=True); the game is the same for the same choices, and
 `max_steps` here counts real choices only. District Noir's core always takes them (DN5.1).
 

@@ -1,5 +1,5 @@
 """What the single-seat engine reports of a step and of the learner episodes that end in it:
-the rewards (noir_v1's rules, `rewards.episode_rewards`), the end of each game as the final
+the rewards (noir_v2's rules, `rewards.episode_rewards`), the end of each game as the final
 infos of the vector envs read it, and, in record mode, each game's history."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def ended_episodes(engine: SingleSeatGames, games: np.ndarray) -> Ended:
 def histories(engine: SingleSeatGames, games: np.ndarray) -> np.ndarray:
     """The games of `engine` at `games` in the AEC env's history format: the seed, the
     settings, the engine's `max_steps` and every decision taken here. A NOIR game dealt in
-    the core's fast mode records `"ask_all": false`, so `noir_v1.replay` lets the core take
+    the core's fast mode records `"ask_all": false`, so `noir_v2.replay` lets the core take
     the forced decisions this history leaves out, as it did here (`noir_env.history`)."""
     out = np.empty(games.size, object)
     for j, g in enumerate(games):  # record mode only (tests, replays), not the hot path

@@ -19,9 +19,9 @@ Gymnasium's default, such as RLlib's env runners): the step that ends an episode
 last observation in `obs` with an all-zero mask, and the next step deals that slot a new
 game, ignoring its action (reward 0, not done); no `final_obs` key.
 
-Rewards and episode ends follow the game's AEC env (noir_v1, district_noir_v0): 0 until the
+Rewards and episode ends follow the game's AEC env (noir_v2, district_noir_v0): 0 until the
 learner's episode ends; then the zero-sum outcome (NOIR: +1 for a sole winner, -1/(n-1) for
-a loser, shares on ties, including noir_v1's share of what eliminated players were paid;
+a loser, shares on ties, including noir_v2's share of what eliminated players were paid;
 District Noir: +1, -1, 0 for a draw), or -1/(n-1) when the learner is eliminated
 (terminated, the game is abandoned), or 0 plus that share on truncation after `max_steps`
 decisions.
@@ -247,7 +247,7 @@ def make_vector_env(
 
 
 class NoirVectorEnv(GameVectorEnv):
-    """`GameVectorEnv` of NOIR (the vector entry point of "noir_env/Noir-v1")."""
+    """`GameVectorEnv` of NOIR (the vector entry point of "noir_env/Noir-v2")."""
 
     def __init__(self, num_envs: int, **kwargs: Any):
         super().__init__(num_envs, game="noir", **kwargs)

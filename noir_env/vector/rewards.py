@@ -1,4 +1,4 @@
-"""Rewards per seat in games with eliminations (noir_v1's rules, zero-sum per game), for
+"""Rewards per seat in games with eliminations (noir_v2's rules, zero-sum per game), for
 every game: one without eliminations gets its outcome at the end and nothing before. One
 compiled kernel holds the rule; the self-play API, the AEC env of every game and the
 single-seat engine read it."""

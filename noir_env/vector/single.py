@@ -1,11 +1,11 @@
 """The single-seat Gymnasium env of any game of the protocol (`noir_env.game`): one game,
 the learner in one seat, every other decision taken inside by opponent policies. Registered
-as "noir_env/Noir-v1" (NOIR) and "noir_env/DistrictNoir-v0" (District Noir); for standard
+as "noir_env/Noir-v2" (NOIR) and "noir_env/DistrictNoir-v0" (District Noir); for standard
 single-env tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
 
     import gymnasium as gym
 
-    env = gym.make("noir_env:noir_env/Noir-v1", num_players=4, opponents="random")
+    env = gym.make("noir_env:noir_env/Noir-v2", num_players=4, opponents="random")
     obs, info = env.reset(seed=0)  # "noir_env:" imports noir_env, which registers the ids
     legal = env.action_masks()  # bool [num_actions], the same as info["action_mask"]
     obs, reward, terminated, truncated, info = env.step(int(legal.argmax()))
@@ -148,7 +148,7 @@ def _final(out: StepOut, keys: tuple[str, ...] = FINAL_KEYS) -> dict[str, Any]:
 
 
 class NoirEnv(SingleSeatEnv):
-    """`SingleSeatEnv` of NOIR (the entry point of "noir_env/Noir-v1")."""
+    """`SingleSeatEnv` of NOIR (the entry point of "noir_env/Noir-v2")."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(game="noir", **kwargs)

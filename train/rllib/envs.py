@@ -17,7 +17,7 @@ convention (`modules.MaskedPolicyModule` reads it). Actions: Discrete(num_action
   per seat named "<module>:player_<seat>" (absolute seats; `module_of` is the policy
   mapping), turn-based: each step returns the
   observation of the seat to act next only (reaction windows included: every living seat is
-  asked, as in noir_v1). Rewards per seat as the self-play API: a seat eliminated gets
+  asked, as in noir_v2). Rewards per seat as the self-play API: a seat eliminated gets
   -1/(n-1) on that step and is terminated (no observation: RLlib repeats its last); at the
   game's end every seat still in gets the zero-sum outcome and its last observation, all
   terminated ("__all__"), or all truncated after `max_steps` decisions (with the last

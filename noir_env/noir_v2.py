@@ -4,7 +4,7 @@
 
 This environment follows the conventions of PettingZoo's classic environments.
 
-| Import             | `from noir_env import noir_v1`                               |
+| Import             | `from noir_env import noir_v2`                               |
 |--------------------|--------------------------------------------------------------|
 | Actions            | Discrete                                                     |
 | Parallel API       | No                                                           |
@@ -26,9 +26,9 @@ This module is a batch-of-one view of the batched numba rules core (`noir_env.co
 rule, legal-action mask, observation and reward comes from the core; the environment only
 maps seats to agent names and follows the AEC protocol.
 
-    from noir_env import noir_v1
+    from noir_env import noir_v2
 
-    env = noir_v1.env(num_players=4, rules="noirburg")
+    env = noir_v2.env(num_players=4, rules="noirburg")
     env.reset(seed=42)
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
@@ -43,7 +43,7 @@ maps seats to agent names and follows the AEC protocol.
 ### Arguments
 
 ``` python
-noir_v1.env(num_players=4, rules="noirburg", render_mode=None, max_steps=10_000,
+noir_v2.env(num_players=4, rules="noirburg", render_mode=None, max_steps=10_000,
             reward="zero_sum")
 ```
 
@@ -62,7 +62,7 @@ lasts about 610 decisions: the mean of 4-player noirburg games).
 The observation is a dictionary with an `'observation'` element, the usual RL observation,
 and an `'action_mask'` with the legal actions. The space is the same for 3 to 6 players.
 
-`observation` is a flat float32 vector of `noir_v1.OBS_SIZE` values (the core's OBS_SIZE):
+`observation` is a flat float32 vector of `noir_v2.OBS_SIZE` values (the core's OBS_SIZE):
 what the observing seat may know, seat-relative (block 0 is the observer, block 1 the next
 player clockwise, ...). It is `noir_env.core.observe(state, seat)`;
 `noir_env.spaces.OBS_SLICES` names its parts:
@@ -201,7 +201,7 @@ trophies, Hideout (what covers it and its gangsters), businesses with their gang
 hidden gangsters; bank, countdown, draw and discard piles; phase, pending attack, window and
 the cards in its queue. Only the observer's hand is shown: `agent_selection`'s, or any agent's
 with `env.unwrapped.render(observer="player_2")` / `env.unwrapped.board_text("player_2")`.
-`noir_v1.render_board(state, i, seat)` (from `noir_env.core.render`) renders any core state.
+`noir_v2.render_board(state, i, seat)` (from `noir_env.core.render`) renders any core state.
 
 `render_mode="rgb_array"` returns the board as a picture, a uint8 array of the same shape
 [720, 1280, 3] for 3 to 6 players (for Gymnasium's `RecordVideo` and the like), drawn from
@@ -213,12 +213,12 @@ nothing else (docs/viewer.md).
 
 ### Seating the project's agents
 
-`noir_v1.act_in_aec(env, agent)` (from `noir_env.aec`) is the action of any agent of
+`noir_v2.act_in_aec(env, agent)` (from `noir_env.aec`) is the action of any agent of
 `agents.load` for `agent_selection`, or None for a dead step, so one loop seats batched and
 search agents side by side:
 
     import agents
-    from noir_env.noir_v1 import act_in_aec
+    from noir_env.noir_v2 import act_in_aec
 
     seats = {"player_0": agents.load("ismcts", budget=64, seed=0),
              **{f"player_{q}": agents.load("heuristic", seed=q) for q in (1, 2, 3)}}
@@ -240,8 +240,13 @@ refreshes `infos`): `agent_selection`, masks and observations follow the state. 
 
 ### Version History
 
-* v1, unreleased (after noir_env 0.3.0): `render_mode="rgb_array"` and `picture()` (the board
-  as an image); the game, observations and actions are unchanged.
+* v2, rules v3 (unreleased, after noir_env 0.3.0): `original` attacks a building once a turn
+  whichever target reaches it; `noirbrough` may discard a returning AWAY gangster
+  (`discard_away`, id 384: `Discrete(385)`; ids 0-383 keep their meaning); a Turncoat is aimed
+  at a place (D15, unchanged play). The observation is unchanged (2631 values). Also
+  `render_mode="rgb_array"` and `picture()` (the board as an image). noir_v1's histories
+  replay (`"env": "noir_v1"`); PPO policies of 384 actions play through an appended,
+  never-chosen logit.
 * v1, rules v2 (noir_env 0.3.0): every card played in a window but a Bribe waits in the queue
   and acts at the close strictly in play order (Turncoat and Poker Night too; rules v1 resolved
   them the moment they were played); a Drive-by joins only a Drive-by played right before it on
@@ -365,9 +370,9 @@ class NoirChronicle(Chronicle):
 
 
 class NoirViews(GameViews):
-    """What noir_v1 shows of NOIR (module docstring)."""
+    """What noir_v2 shows of NOIR (module docstring)."""
 
-    env_name = "noir_v1"
+    env_name = "noir_v2"
     render_modes = ("human", "ansi", "rgb_array")
 
     def __init__(self, game):
