@@ -14,7 +14,7 @@ This environment follows the conventions of PettingZoo's classic environments.
 | Action Shape       | Discrete(NUM_ACTIONS) (one flat table for every phase)       |
 | Action Values      | 0 .. NUM_ACTIONS - 1 (`noir_env.spaces.ACTION_NAMES`)        |
 | Observation Shape  | Dict(observation=(OBS_SIZE,), action_mask=(NUM_ACTIONS,))    |
-| Observation Values | observation in [0, 255] (turn, step, rules: [0, inf)); mask {0, 1} |
+| Observation Values | observation in [0, 255] (turn, rules: their fields' range); mask {0, 1} |
 
 NOIR is a mafia card game for 3 to 6 players: each runs businesses guarded by gangsters
 around a Hideout, attacks the others' businesses and Hideouts, and answers out of turn with

@@ -22,7 +22,7 @@ from .core.names import (  # noqa: F401 - the action table and layout, re-export
     SLOT_NAMES,
     SOURCE_NAMES,
     TARGET_NAMES,
-    UNBOUNDED_PARTS,
+    WIDE_PARTS,
     action_id,
     action_name,
     describe_illegal,
@@ -34,7 +34,7 @@ from .core.names import (  # noqa: F401 - the action table and layout, re-export
 
 def observation_space() -> gym.spaces.Box:
     """The flat observation (raw counts: money, cards, gangsters; one-hots for categories):
-    0 to 255, except the parts in `UNBOUNDED_PARTS` (0 to inf)."""
+    0 to 255, except the parts in `WIDE_PARTS` (up to their state field's largest value)."""
     return gym.spaces.Box(low=0.0, high=observation_high(), dtype=np.float32)
 
 

@@ -90,15 +90,17 @@ seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` r
 (28, len(SLOT_FEATURES))."""
 
 
-# counts (money, cards, gangsters) stay below 256; these parts count turns and steps, which
-# only max_steps bounds, or hold rule values such as trophy_points (up to 1000)
-UNBOUNDED_PARTS = ("turn_no", "step_count", "rules")
+# counts (money, cards, gangsters) stay below 256; these parts hold wider state fields: the
+# turn number (int32, which only max_steps bounds), the cards set aside in a step (int8) and
+# rule values such as trophy_points (int16); each is bounded by its field's type
+WIDE_PARTS = {"turn_no": 2**31 - 1, "step_count": 2**7 - 1, "rules": 2**15 - 1}
 
 
 def observation_high() -> np.ndarray:
-    """float32 [OBS_SIZE]: the largest value of each observation entry (255 for counts,
-    inf for the parts in `UNBOUNDED_PARTS`); the least is 0."""
+    """float32 [OBS_SIZE]: the largest value of each observation entry (255 for counts, the
+    largest value of the state field for the parts in `WIDE_PARTS`); the least is 0. Every
+    bound is finite and no observation exceeds it."""
     high = np.full(OBS_SIZE, 255.0, dtype=np.float32)
-    for name in UNBOUNDED_PARTS:
-        high[OBS_SLICES[name]] = np.inf
+    for name, most in WIDE_PARTS.items():
+        high[OBS_SLICES[name]] = most
     return high

@@ -1,7 +1,8 @@
 """The single-seat Gymnasium env of any game of the protocol (`noir_env.game`): one game,
 the learner in one seat, every other decision taken inside by opponent policies. Registered
 as "noir_env/Noir-v2" (NOIR) and "noir_env/DistrictNoir-v0" (District Noir); for standard
-single-env tools (SB3's `make_vec_env`, Gymnasium wrappers, `check_env` where masks allow):
+single-env tools (SB3's `make_vec_env`, Gymnasium wrappers; Gymnasium's and SB3's
+`check_env` with `illegal_action="terminate"`, since they step unmasked actions):
 
     import gymnasium as gym
 
@@ -21,6 +22,7 @@ the vector envs, so a batch of these is the slow way to get what `make_vector_en
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import gymnasium
@@ -31,6 +33,8 @@ from ..views import action_space, board_text, observation_space
 from .engine import SingleSeatGames, StepOut
 from .gym_vector import FINAL_KEYS
 
+ILLEGAL_ACTIONS = ("raise", "terminate")  # what an illegal action does (SingleSeatEnv)
+
 
 class SingleSeatEnv(gymnasium.Env):
     """One game from one learner seat (module docstring).
@@ -40,6 +44,11 @@ class SingleSeatEnv(gymnasium.Env):
     "random", a name for `agents.load`, a batched policy / callable act(obs, mask), or a
     mix {opponent: probability}.
     learner_seat: "random" or a seat. max_steps: decisions (all players) before truncation.
+    illegal_action: "raise" (ValueError naming the action, the state unchanged) or
+    "terminate" (the episode ends at once with reward `illegal_reward` and
+    `info["illegal_action"]` True, the game unchanged; PettingZoo's TerminateIllegalWrapper
+    does the same), for tools that step unmasked actions, Gymnasium's and SB3's `check_env`
+    among them.
     render_mode: None, "ansi" (render() returns the game as text from the learner's seat),
     "human" (prints it) or "rgb_array" (NOIR and District Noir: the board as a picture from
     the spectator's view, uint8 [720, 1280, 3], for Gymnasium's `RecordVideo`; needs Pillow,
@@ -59,12 +68,24 @@ class SingleSeatEnv(gymnasium.Env):
         render_mode: str | None = None,
         core_kwargs: dict | None = None,
         game: str | Game = "noir",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             # TypeError, as for an unknown keyword: SB3's make_vec_env, asking for a render
             # mode an env lacks, makes the env again without one on TypeError
             modes = self.metadata["render_modes"]
             raise TypeError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}"
+            )
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        if not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.games = SingleSeatGames(
             1, num_players, rules, opponents, None, learner_seat, max_steps,
             autoreset=False, core_kwargs=core_kwargs, game=game,
@@ -74,6 +95,8 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_space = observation_space(self.game)
         self.action_space = action_space(self.game)
         self._mask: np.ndarray | None = None
+        self._obs: np.ndarray | None = None
+        self._ended = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -82,19 +105,46 @@ class SingleSeatEnv(gymnasium.Env):
         options: {"opponents": spec} sets the opponents first."""
         obs, mask = self.games.reset(seed, options)  # checks every argument first
         super().reset(seed=None if seed is None else int(seed))
-        self._mask = mask[0]
-        return obs[0], self._info()
+        self._mask = mask[0].copy()  # the engine's buffers are reused: return data of its own
+        self._obs = obs[0].copy()
+        self._ended = False
+        return self._obs.copy(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.illegal_action == "terminate":
+            if self._mask is None:
+                raise ValueError("call reset() first")
+            if self._ended:
+                raise ValueError("the episode ended on an illegal action: call reset()")
+            if not self._legal(action):
+                return self._end_on_illegal(action)
         out = self.games.step(np.array([action]))
-        self._mask = out.mask[0]
+        self._obs = out.obs[0].copy()
+        self._mask = out.mask[0].copy()
         info = self._info()
         if out.ended is not None:
             info.update(_final(out, self.final_keys))
         if self.render_mode == "human":
             self.render()
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
-        return out.obs[0], float(out.reward[0]), terminated, truncated, info
+        return self._obs.copy(), float(out.reward[0]), terminated, truncated, info
+
+    def _legal(self, action: Any) -> bool:
+        """Whether `action` is one of the learner's legal action ids now."""
+        if isinstance(action, bool | np.bool_):
+            return False
+        try:
+            a = operator.index(action)
+        except TypeError:
+            return False
+        return 0 <= a < self._mask.shape[0] and bool(self._mask[a])
+
+    def _end_on_illegal(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """illegal_action="terminate": the episode ends, the game stays as it was."""
+        self._ended = True
+        self._mask = np.zeros_like(self._mask)
+        info = {**self._info(), "illegal_action": True, "action": repr(action)}
+        return self._obs.copy(), self.illegal_reward, True, False, info
 
     def close(self) -> None:
         """Close the game: `reset` and `step` raise ValueError from now on."""
