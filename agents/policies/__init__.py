@@ -8,4 +8,4 @@ from pathlib import Path
 
 SHIPPED_PPO_POLICY = Path(__file__).parent / "ppo_noir.json"
 PPO_V2_POLICY = Path(__file__).parent / "ppo_noir.pt"
-PPO_V1_POLICY = Path(__file__).parent / "ppo_noir_v2.pt"
+PPO_V1_POLICY = Path(__file__).parent / "ppo_noir_v1.pt"
