@@ -237,6 +237,9 @@ class GameAECEnv(AECEnv):
         self._sel = None
         self._last_sel = self.possible_agents[0]
         self._skip_agent_selection = None
+        self._rew_buf[:] = 0.0  # the step kernel's outputs: the last game's end is not this one's
+        self._done_buf[:] = False
+        self._ill_buf[:] = False
         self._log = self.views.chronicle(self.possible_agents)
         self._log.start(self._k)
         self._game_log: list[str] = []

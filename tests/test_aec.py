@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 import noir_env.core as core
-from noir_env import noir_v2
+from noir_env import district_noir_v0, noir_v2
 from noir_env.core import constants as C
 from noir_env.core.log import game_log
 from noir_env.core.validate import game_problems
@@ -319,6 +319,27 @@ def test_history_with_custom_rules():
     hash(rules_from_json(history["rules"]))
     frames = list(noir_v2.replay(history))
     assert [line for f in frames for line in f.log] == env.unwrapped.game_log
+
+
+def _first_legal_game(env, seed: int) -> tuple[int, dict]:
+    """Play one game from reset(seed) with every agent's first legal action: (steps, the
+    rewards each agent collected)."""
+    env.reset(seed=seed)
+    steps, total = 0, {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] = total.get(agent, 0.0) + reward
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    return steps, total
+
+
+@pytest.mark.parametrize("make", [lambda: noir_v2.env(num_players=4), district_noir_v0.env])
+def test_a_game_after_a_finished_one_plays_as_in_a_fresh_env(make):
+    env = make()
+    _first_legal_game(env, seed=1)  # a whole game first: nothing of its end may carry over
+    again = _first_legal_game(env, seed=2)
+    assert again == _first_legal_game(make(), seed=2) and again[0] > 20
 
 
 def test_reset_seeds():
