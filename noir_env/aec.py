@@ -139,6 +139,7 @@ class GameAECEnv(AECEnv):
         self._raw = raw_bytes(self._k)  # the game's bytes
         self._backup = np.empty_like(self._raw)  # the game before the step being taken
         self._status = np.zeros(1, np.uint8)
+        self._alive = self._alive_now()  # the seats in the game before the next step (bits)
 
     def _require_open(self, what: str) -> None:
         if self._closed:
@@ -179,6 +180,7 @@ class GameAECEnv(AECEnv):
         continue the game log from the edited position."""
         self._require_game("refresh()")
         self.game.refresh(self._state)
+        self._alive = self._alive_now()
         self._game_log += self._log.take_lines()
         self._log.sync(self._k)
         self._update_infos()
@@ -296,7 +298,7 @@ class GameAECEnv(AECEnv):
                 self.rewards[name] = 0.0
             self._rewards_dirty = False
         self._cumulative_rewards[agent] = 0.0
-        alive_before = self.game.alive(self._state)
+        alive_before = self._alive
         self._log.before(self._k, self._seat[agent], a)
         k, raw, backup, status = self._k, self._raw, self._backup, self._status
         if shell.step_saved(k, raw, backup, status, 0, a, self._rew_buf, self._done_buf,
@@ -307,13 +309,22 @@ class GameAECEnv(AECEnv):
         self.num_steps += 1
         self._log.after(self._k)
         self._sel = None
-        alive_after = self.game.alive(self._state)
+        if self.game.elimination:  # who is still in (a game without eliminations: everyone)
+            self._alive = shell.alive_bits(k, 0, self.num_players)
         over = bool(self._done_buf[0])
-        if over or self.num_steps >= self.max_steps or (alive_before != alive_after).any():
-            self._end_episodes(alive_before, alive_after, over)
+        if over or self.num_steps >= self.max_steps or self._alive != alive_before:
+            self._end_episodes(self._seats_in(alive_before), self._seats_in(self._alive), over)
         self._update_infos()
         if self.render_mode == "human":
             self.render()
+
+    def _alive_now(self) -> int:
+        """The seats still in the game, as bits (seat q: bit q)."""
+        return int(shell.alive_bits(self._k, 0, self.num_players))
+
+    def _seats_in(self, bits: int) -> np.ndarray:
+        """bool [1, max_players]: the seats of `bits`."""
+        return (bits >> np.arange(self.game.max_players))[None, :] & 1 == 1
 
     def _end_episodes(self, alive_before: np.ndarray, alive_after: np.ndarray,
                       over: bool) -> None:  # fmt: skip

@@ -343,6 +343,8 @@ class NoirChronicle(Chronicle):
     def __init__(self, views: GameViews, agents: list[str]):
         super().__init__(views, agents)
         self.log = GameLog(agents)
+        self._read: Any = None  # the state whose `log_n` view is `_log_n`
+        self._log_n: Any = None
 
     def start(self, state) -> None:
         self.log.sync(state, 0)
@@ -354,7 +356,9 @@ class NoirChronicle(Chronicle):
         return None  # the core's events describe every move
 
     def after(self, state) -> None:
-        if state["log_n"][0] != self.log.seen:
+        if self._read is not state:  # a view read after every step, made once per state
+            self._read, self._log_n = state, state["log_n"]
+        if self._log_n[0] != self.log.seen:
             self.log.collect(state, 0)  # sentences are written when the log is read
 
     def sync(self, state) -> None:
@@ -377,7 +381,15 @@ class NoirViews(GameViews):
 
     def __init__(self, game):
         super().__init__(game)
-        self._fields: tuple[Any, dict, dict] = (None, {}, {})
+        # views of one game's fields, made once per state: (state, phase, fields, scalars)
+        self._fields: tuple[Any, Any, dict, dict] = (None, None, {}, {})
+
+    def _views(self, state) -> tuple[Any, Any, dict, dict]:
+        if self._fields[0] is not state:
+            f = {name: state[name][0] for name in INFO_FIELDS}
+            f1 = {name: state[name] for name in INFO_SCALARS}
+            self._fields = (state, state["phase"], f, f1)
+        return self._fields
 
     def chronicle(self, agents: list[str]) -> Chronicle:
         return NoirChronicle(self, agents)
@@ -386,15 +398,11 @@ class NoirViews(GameViews):
         return render_board(state, i, seat, agents, rules.name)
 
     def phase_name(self, state, i: int = 0) -> str:
-        return PHASE_NAMES[state["phase"][i]]
+        return PHASE_NAMES[self._views(state)[1][i]]
 
     def decision_info(self, state, agents: list[str]) -> dict[str, Any]:
-        k, f, f1 = self._fields
-        if k is not state:  # views of one game's fields, made once per state
-            f = {name: state[name][0] for name in INFO_FIELDS}
-            f1 = {name: state[name] for name in INFO_SCALARS}
-            self._fields = (state, f, f1)
-        return decision_info(self.phase_name(state), f1, f, agents)
+        _, phase, f, f1 = self._views(state)
+        return decision_info(PHASE_NAMES[phase[0]], f1, f, agents)
 
     def rules_to_json(self, rules: Rules) -> str | dict:
         return rules_to_json(rules)

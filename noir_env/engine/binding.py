@@ -138,14 +138,38 @@ _STAND_INS = {
 }
 
 
-def _overload(stand_in, record, kernel) -> None:
-    """Make `stand_in` call `kernel` in compiled code whose state has the record type."""
+# the number of arguments of each kernel (GameKernels' docstring)
+ARITY = {"context": 2, "init_game": 4, "apply_action": 4, "fill_mask": 3, "auto_action": 2,
+         "presents_forced": 2, "write_outcome": 3, "write_observation": 4, "seat_alive": 3,
+         "resample": 4, "first_violation": 2}  # fmt: skip
 
-    @overload(stand_in)
-    def _impl(*args):
-        if isinstance(args[0], types.Array) and args[0].dtype == record:
-            return lambda *args: kernel(*args)
-        return None
+
+def _overload(stand_in, record, kernel, arity: int) -> None:
+    """Make `stand_in` call `kernel` in compiled code whose state has the record type. The
+    stand-in is inlined where it is called, and its arguments are named, not starred
+    (numba would pack them into a tuple at every call): the game's kernel is called
+    directly."""
+
+    def mine(s) -> bool:
+        return isinstance(s, types.Array) and s.dtype == record
+
+    if arity == 2:
+
+        @overload(stand_in, inline="always")
+        def _two(a, b):
+            return (lambda a, b: kernel(a, b)) if mine(a) else None
+
+    elif arity == 3:
+
+        @overload(stand_in, inline="always")
+        def _three(a, b, c):
+            return (lambda a, b, c: kernel(a, b, c)) if mine(a) else None
+
+    else:
+
+        @overload(stand_in, inline="always")
+        def _four(a, b, c, d):
+            return (lambda a, b, c, d: kernel(a, b, c, d)) if mine(a) else None
 
 
 def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
@@ -161,4 +185,4 @@ def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
     for slot, stand_in in _STAND_INS.items():
         kernel = getattr(kernels, slot)
         if kernel is not None:
-            _overload(stand_in, record, kernel)
+            _overload(stand_in, record, kernel, ARITY[slot])

@@ -23,6 +23,7 @@ from .binding import (
     game_observe,
     game_presents_forced,
     game_resample,
+    game_seat_alive,
     game_write_outcome,
 )
 from .refcount import borrowed
@@ -155,6 +156,16 @@ def init_serial(s, num_players):
 def init_parallel(s, num_players):
     for i in prange(num_players.shape[0]):
         init_one(s, i, num_players[i])
+
+
+@njit(cache=True)
+def alive_bits(s, i, seats):
+    """The seats of game i still in it, as bits (seat q: bit q)."""
+    bits = 0
+    for q in range(seats):
+        if game_seat_alive(s, i, q):
+            bits |= 1 << q
+    return bits
 
 
 @njit(cache=True)
