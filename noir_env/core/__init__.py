@@ -6,6 +6,7 @@ _configure_numba_cache()  # before any kernel module is imported
 
 # ruff: noqa: E402
 
+from ..engine.records import batch_size, clone, concat, take
 from .api import (
     current_player,
     init,
@@ -19,7 +20,7 @@ from .api import (
     step,
 )
 from .rules import NOIRBROUGH, NOIRBURG, ORIGINAL, PRESETS, Rules, get_rules
-from .state import State, batch_size, clone, concat, take
+from .state import State
 
 __all__ = [
     "NOIRBROUGH",

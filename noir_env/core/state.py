@@ -13,23 +13,9 @@ written by `state_to_dict`. The record layout and the generic helpers (`clone`, 
 
 from __future__ import annotations
 
-from ..engine.records import RecordLayout, State, batch_size, clone, concat, take
+from ..engine.records import RecordLayout, State  # noqa: F401 - State: a batch's type, re-exported
 from . import constants as C
 from .rules import NUM_RULE_FIELDS
-
-__all__ = [
-    "FIELDS",
-    "GAME_DTYPE",
-    "LAYOUT",
-    "State",
-    "allocate",
-    "batch_size",
-    "check_state",
-    "clone",
-    "concat",
-    "kernel_view",
-    "take",
-]
 
 P, S, K = C.MAX_PLAYERS, C.NUM_SLOTS, C.NUM_CARD_TYPES
 
@@ -118,8 +104,6 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
 
 LAYOUT = RecordLayout("NOIR", FIELDS)
 GAME_DTYPE = LAYOUT.dtype
-RECORD_DTYPE = LAYOUT.record_dtype  # one object shared by every state made
-DERIVED_FIELDS = ("mask",)
 
 allocate = LAYOUT.allocate
 kernel_view = LAYOUT.kernel_view

@@ -13,6 +13,7 @@ _configure_numba_cache()  # before any kernel module is imported
 
 # ruff: noqa: E402
 
+from ..engine.records import batch_size, clone, concat, take
 from .api import (
     current_player,
     init,
@@ -26,7 +27,7 @@ from .api import (
 )
 from .serialize import state_from_dict, state_to_dict
 from .spaces import ACTION_NAMES, GAME_INFO, NUM_ACTIONS, OBS_SIZE, action_id, action_name
-from .state import State, batch_size, clone, concat, take
+from .state import State
 
 __all__ = [
     "ACTION_NAMES",

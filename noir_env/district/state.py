@@ -9,22 +9,8 @@ seat-relative. The record layout and the generic helpers (`clone`, `take`, `conc
 
 from __future__ import annotations
 
-from ..engine.records import RecordLayout, State, batch_size, clone, concat, take
+from ..engine.records import RecordLayout, State  # noqa: F401 - State: a batch's type, re-exported
 from . import constants as C
-
-__all__ = [
-    "FIELDS",
-    "GAME_DTYPE",
-    "LAYOUT",
-    "State",
-    "allocate",
-    "batch_size",
-    "check_state",
-    "clone",
-    "concat",
-    "kernel_view",
-    "take",
-]
 
 P, K = C.NUM_PLAYERS, C.NUM_CARD_TYPES
 
@@ -53,8 +39,6 @@ FIELDS: list[tuple[str, str, tuple[int, ...], str]] = [
 
 LAYOUT = RecordLayout("District Noir", FIELDS)
 GAME_DTYPE = LAYOUT.dtype
-RECORD_DTYPE = LAYOUT.record_dtype  # one object shared by every state made
-DERIVED_FIELDS = ("mask",)
 
 allocate = LAYOUT.allocate
 kernel_view = LAYOUT.kernel_view
