@@ -44,7 +44,7 @@ class DistrictNoirGame(Game):
     violation_messages = MESSAGES
 
     def num_players(self, state):
-        return np.full(S.batch_size(state), C.NUM_PLAYERS, np.int8)
+        return np.full(len(state), C.NUM_PLAYERS, np.int8)
 
     def scores(self, state):
         """int32 [N, 2]: each seat's points by DN4.2-DN4.5 on the current collections (the
