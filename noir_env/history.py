@@ -25,6 +25,8 @@ from ._atomic import atomic_write_text
 from ._json_file import read_json_file
 from .core.rules import PRESETS, Rules
 from .engine.args import as_int
+from .engine.registry import get_game
+from .views import views_of
 
 if TYPE_CHECKING:
     from .aec import GameAECEnv
@@ -80,7 +82,8 @@ def check_history(history: Any, defaults: dict[str, Any], game: str = "noir") ->
         value = history.get(key, defaults[key])
         out[key] = None if value is None else as_int(value, f"history {key!r}")
     rules = history.get("rules", defaults["rules"])
-    out["rules"] = rules_from_json(rules) if game == "noir" and "rules" in history else rules
+    views = views_of(get_game(game))
+    out["rules"] = views.rules_from_json(rules) if "rules" in history else rules
     ask_all = history.get("ask_all", defaults["ask_all"])
     if not isinstance(ask_all, bool | np.bool_):
         raise ValueError(f"history 'ask_all' must be true or false, got {ask_all!r}")
@@ -129,8 +132,8 @@ class Step(NamedTuple):
 def replay(
     history: dict | int,
     actions: list[int] | None = None,
-    num_players: int = 4,
-    rules: Any = "noirburg",
+    num_players: int | None = None,
+    rules: Any = None,
     observer: str | None = None,
     max_steps: int = 10_000,
     ask_all: bool = True,
@@ -142,10 +145,10 @@ def replay(
     history records its env's `max_steps`, so a truncated game ends with the truncation's
     log line. A history of the vector envs (`"ask_all": false`) holds only real choices: it
     is played in the core's fast mode, which takes the forced decisions as it did. The
-    keywords are the defaults of what a history leaves out; `game` ("noir", ...) refuses a
-    history of another game. Everything is checked before the first frame: a ValueError
-    names a missing or wrong key or argument, and an action that is not legal where the
-    history plays it names its place in `actions`."""
+    keywords are the defaults of what a history leaves out (None: the game's own); `game`
+    ("noir", ...) refuses a history of another game. Everything is checked before the first
+    frame: a ValueError names a missing or wrong key or argument, and an action that is not
+    legal where the history plays it names its place in `actions`."""
     e, actions = _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, game)
     return _frames(e, actions, observer)
 
@@ -153,8 +156,8 @@ def replay(
 def play_back(
     history: dict | int,
     actions: list[int] | None = None,
-    num_players: int = 4,
-    rules: Any = "noirburg",
+    num_players: int | None = None,
+    rules: Any = None,
     max_steps: int = 10_000,
     ask_all: bool = True,
     game: str | None = None,
@@ -170,8 +173,8 @@ def play_back(
 def replay_steps(
     history: dict | int,
     actions: list[int] | None = None,
-    num_players: int = 4,
-    rules: Any = "noirburg",
+    num_players: int | None = None,
+    rules: Any = None,
     max_steps: int = 10_000,
     ask_all: bool = True,
     game: str | None = None,
@@ -200,8 +203,6 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, o
     history or argument."""
     from .aec import GameAECEnv  # the env layer sits above this module's format
 
-    defaults = {"num_players": num_players, "rules": rules, "max_steps": max_steps,
-                "ask_all": ask_all}  # fmt: skip
     if not isinstance(history, dict):
         if actions is None:
             raise ValueError("replay(seed, actions, ...) needs the actions")
@@ -211,8 +212,13 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, o
     if env not in envs:
         raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
     game = GAME_OF_ENV[env]
-    if game != "noir":
-        defaults.update(num_players=None, rules=None)
+    g = get_game(game)
+    defaults = {
+        "num_players": g.default_players if num_players is None else num_players,
+        "rules": g.default_rules if rules is None else rules,
+        "max_steps": max_steps,
+        "ask_all": ask_all,
+    }
     h = check_history(history, defaults, game)
     e = GameAECEnv(game, h["num_players"], h["rules"], max_steps=h["max_steps"])
     if observer is not None and observer not in e.possible_agents:

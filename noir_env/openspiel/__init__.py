@@ -30,7 +30,7 @@ The game type, and why:
 
 Strings and tensors: `observation_tensor` is the core's observation of the player (the
 float32 vector the agents read; `observation_tensor_layout` has its named parts),
-`observation_string` the renderer's board from the player's view (`Game.render`).
+`observation_string` the board as text from the player's view (`noir_env.views.board_text`).
 `information_state_string` is perfect recall: that board plus a digest of everything the
 player has observed, step by step (each step's public part of the state and the player's own
 hand, and the player's own actions), so two histories the player can tell apart never share
