@@ -71,6 +71,7 @@ KEEP = np.array([3.0, 2.0, 3.0, 4.0])  # coins each bot keeps back from deploys 
 # what makes them differ is where and how often they attack and react
 ECONOMY = Style().weights()
 
+
 # --- targets -----------------------------------------------------------------------------------
 @njit(cache=True)
 def business_need(o, info, q, t):
@@ -170,9 +171,9 @@ def reactor_targets(o, info, mask, avail, out):
             continue
         for t in range(S):
             inc = o[slot(rel, t) + F_INCOME]
-            if inc > 0.5 and mask[target_action(rel, t)]:
-                if business_need(o, info, rel, t) <= total:
-                    out[rel, t] = 10.0 + inc + slot_power(o, rel, t)
+            reach = business_need(o, info, rel, t) <= total
+            if inc > 0.5 and mask[target_action(rel, t)] and reach:
+                out[rel, t] = 10.0 + inc + slot_power(o, rel, t)
 
 
 @njit(cache=True)
