@@ -81,7 +81,7 @@ class PPOAgent:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
         if not m.any(axis=1).all():
             raise ValueError("a mask row has no legal action")
-        logits = self.policy.logits(self.net.inputs(o))
+        logits = self.policy.logits(o)
         if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
             logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
         logits = np.where(m, logits, -np.inf)

@@ -110,6 +110,19 @@ def test_imitation_warm_start_runs_and_needs_a_teacher(in_tmp):
         train(tiny(run_name="bc2", imitation_updates=1))
 
 
+def test_bf16_changes_the_update_and_keeps_the_policy_float32(in_tmp):
+    """--bf16 runs the update's forward pass in bfloat16: from the same seed the weights differ
+    from a float32 run's, and the saved policy's tensors keep their float32 (and float64) types."""
+    nets = {}
+    for bf16 in (False, True):
+        train(tiny(run_name=f"bf16_{bf16}", seed=3, bf16=bf16))
+        nets[bf16] = load_policy(in_tmp / "runs" / f"bf16_{bf16}" / "policy.pt").state_dict()
+    for key, value in nets[True].items():
+        assert value.dtype == nets[False][key].dtype, key
+        assert torch.isfinite(value).all(), key
+    assert any(not torch.equal(value, nets[False][key]) for key, value in nets[True].items())
+
+
 def play_every_preset_and_count(agent) -> None:
     """The agent in every seat of a game of each preset and player count (noir_v2 raises on
     an illegal action)."""
