@@ -49,9 +49,11 @@ class Quit(Exception):
     """The human stopped the game (`quit` or end of input)."""
 
 
-def load_bots(opponents: list[str], num_players: int, human_seat: int, seed: int | None):
+def load_bots(opponents: list[str], num_players: int, human_seat: int, seed: int | None,
+              game: str | Game | None = None):  # fmt: skip
     """{seat: (name, agent)} for every seat but the human's: one name for all bots, or one
-    per bot in seat order. Raises ValueError for a wrong count or an unknown name."""
+    per bot in seat order. Raises ValueError for a wrong count, an unknown name, or an agent
+    that plays another game than `game` (its `game` attribute)."""
     from agents import load
 
     bots = num_players - 1
@@ -62,8 +64,14 @@ def load_bots(opponents: list[str], num_players: int, human_seat: int, seed: int
     names = opponents * bots if len(opponents) == 1 else list(opponents)
     seats = [q for q in range(num_players) if q != human_seat]
     out = {}
+    plays = None if game is None else get_game(game)
     for k, (seat, name) in enumerate(zip(seats, names, strict=True)):
-        out[seat] = (name, load(name, seed=None if seed is None else _bot_seed(seed, k)))
+        agent = load(name, seed=None if seed is None else _bot_seed(seed, k))
+        fits = getattr(agent, "game", None)
+        if plays is not None and fits is not None and fits != plays.name:
+            raise ValueError(f"agent {name!r} plays {get_game(fits).title} only, not "
+                             f"{plays.title}")  # fmt: skip
+        out[seat] = (name, agent)
     return out
 
 
@@ -364,7 +372,7 @@ def play(
     if not 0 <= seat < n:
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
     env = make_env(num_players=n, rules=rules) if make_env else GameAECEnv(g, n, rules)
-    bots = load_bots(opponents or ["random"], n, seat, seed)
+    bots = load_bots(opponents or ["random"], n, seat, seed, g)
     env.reset(seed=seed)
     human = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced, g)
     return human.run()

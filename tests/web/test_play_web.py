@@ -169,3 +169,27 @@ def test_the_command_prints_the_address_and_serves_the_page(capsys):
     assert play_main(["--web", "--players", "3", "--opponents", "nobody"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown agent" in err
+
+
+class _Failing:
+    """A bot that fails at its first decision."""
+
+    def act(self, obs, mask):
+        raise RuntimeError("the bot's network is missing")
+
+
+def test_a_failing_bot_is_reported_and_changes_nothing():
+    with running(players=3, opponents=["random"], seed=2) as server:
+        _, p = request(server, "GET", "/api/games/latest")
+        p = play_first_moves(server, p["id"], until=1)
+        session = server.games.get(p["id"])
+        for seat in session.bots:
+            session.bots[seat] = ("failing", _Failing())
+        while p["status"] == "you":  # up to the bots' next decision
+            first = p["moves"][0]["moves"][0]["id"]
+            _, p = request(server, "POST", f"/api/games/{p['id']}/move",
+                           {"version": p["version"], "action": first})  # fmt: skip
+        status, answer = request(server, "POST", f"/api/games/{p['id']}/advance",
+                                 {"version": p["version"]})  # fmt: skip
+        assert status == 500 and "the bot's network is missing" in answer["error"]
+        assert request(server, "GET", f"/api/games/{p['id']}")[1] == p

@@ -13,6 +13,7 @@ let payload = null;
 let busy = false;
 let shownVersion = -1; // the feed's entries after it are marked new
 let advanceTimer = null;
+let stalled = false; // a bot failed: the page waits for "Continue" before asking again
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,7 +92,8 @@ function show(p) {
   shownVersion = p.version;
   setBusy(false);
   clearTimeout(advanceTimer);
-  if (p.status === 'others') advanceTimer = setTimeout(advance, paceMs());
+  $('continue').hidden = !(stalled && p.status === 'others');
+  if (p.status === 'others' && !stalled) advanceTimer = setTimeout(advance, paceMs());
 }
 
 function words(name) {
@@ -204,6 +206,7 @@ async function request(work, quietStale) {
     }
   } catch (err) {
     if (!(quietStale && err.status === 409)) showError(err.message);
+    stalled = err.status >= 500;
     await reload();
   } finally {
     if (busy) setBusy(false);
@@ -302,6 +305,11 @@ async function newGame(settings) {
   }
 }
 
+$('continue').addEventListener('click', () => {
+  stalled = false;
+  $('continue').hidden = true;
+  advance();
+});
 $('pace').addEventListener('change', () => localStorage.setItem('noir-pace', $('pace').value));
 if (localStorage.getItem('noir-pace') !== null) $('pace').value = localStorage.getItem('noir-pace');
 window.addEventListener('hashchange', () => {

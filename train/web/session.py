@@ -88,7 +88,7 @@ class GameSession:
         n = env.num_players
         if not 0 <= settings.seat < n:
             raise ValueError(f"seat must be in 0..{n - 1}, got {settings.seat}")
-        self.bots = load_bots(settings.opponents, n, settings.seat, settings.seed)
+        self.bots = load_bots(settings.opponents, n, settings.seat, settings.seed, game)
         env.reset(seed=settings.seed)
         self.id = game_id
         self.settings = settings
