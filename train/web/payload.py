@@ -6,7 +6,7 @@ drawn from the seat's observation (`noir_env.picture` decodes it), who is to dec
 which phase is public (every seat is asked in every window, so being asked tells nothing),
 and the legal moves with their meanings (`noir_env.text.legal_moves`, written for the
 deciding seat) are listed only when the seat itself decides. Re-dealing everything hidden
-from the seat leaves `seat_view` unchanged (tests/web/test_play_web.py checks it).
+from the seat leaves `seat_view` unchanged (tests/train/web/test_play_web.py checks it).
 """
 
 from __future__ import annotations

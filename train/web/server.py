@@ -201,17 +201,19 @@ class WebServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, first: Settings, port: int = 0, host: str = "127.0.0.1"):
+        if not 0 <= port <= 65535:
+            raise ValueError(f"--port must be in 0..65535 (0: a free one), got {port}")
         self.games = Games(first)
         try:
             self.games.new(first)  # bad settings fail here, before the server listens
         except WebError as err:
             raise ValueError(str(err)) from None
         super().__init__((host, port), Handler)
+        self.host = host
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{self.host}:{self.server_address[1]}/"
 
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests, scripts); `shutdown()` stops it."""
