@@ -24,6 +24,7 @@ from .web_client import request, running
 # the pages ask for the bots' moves at once (?delay=0) and do not look for moves made
 # elsewhere unless a test says so (?poll=0)
 FAST = "?delay=0&poll=0"
+STEPS = "?delay=5&poll=0"  # the bots' moves one request each, as a person sees them
 DECIDE = "body[data-state=you], body[data-state=over]"
 
 
@@ -118,10 +119,20 @@ def test_a_reaction_window_is_answered(open_page):
         page.wait_for_function("document.getElementById('feed').innerText"
                                ".includes('player_0 orders a Drive-by')")  # fmt: skip
 
+        # a new game from the form: District Noir against its heuristic
+        first = page.get_attribute("body", "data-game")
+        page.click("#new-game summary")
+        page.select_option("#f-game", "district_noir")
+        assert page.input_value("#f-opponents") == "district-heuristic"
+        page.click("#deal")
+        page.wait_for_function(f"document.body.dataset.game !== '{first}'")
+        assert _decide(page) == "you" and page.inner_text("#title") == "District Noir, 2 players"
+        assert page.url.endswith("#game=" + page.get_attribute("body", "data-game"))
+
 
 def test_reload_keeps_the_game_and_a_stale_tab_is_refused(open_page):
     with running(players=3, opponents=["random"], seed=5) as server:
-        page = open_page(server.url + FAST)
+        page = open_page(server.url + STEPS)
         for _ in range(4):
             _decide(page)
             page.locator("button.move").first.click()
