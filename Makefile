@@ -83,9 +83,11 @@ demo: $(STAMP_TRAIN)
 # TextArena and OpenSpiel are installed into the main venv: tests/textarena and tests/openspiel
 # run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if pyspiel is
 # missing), and so does Minari for tests/train/test_dataset.py (NOIR_REQUIRE_MINARI).
-# The replay viewer's tests open its pages in headless Chromium (tests/train/test_replay.py):
-# Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
-# browser a failure here, where a bare pytest elsewhere skips those tests
+# The replay viewer's tests open its pages in headless Chromium (tests/train/test_replay.py),
+# and the browser game's tests drive its page there through Playwright (tests/train/web; the
+# dev extra's playwright, pointed at Debian's chromium: Playwright's own browser download is
+# not used): Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a
+# missing browser a failure here, where a bare pytest elsewhere skips those tests
 test: lint $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 NOIR_REQUIRE_MINARI=1 $(BIN)/python -m pytest

@@ -95,6 +95,8 @@ def test_settings_are_checked():
         load_bots(["random", "random"], 4, 0, seed=0)
     with pytest.raises(ValueError, match="unknown agent"):
         load_bots(["nobody"], 4, 0, seed=0)
+    with pytest.raises(ValueError, match="agent 'heuristic' plays NOIR only, not District Noir"):
+        load_bots(["heuristic"], 2, 0, seed=0, game="district_noir")
 
 
 def test_relative_targets_name_the_player():
