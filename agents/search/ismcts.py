@@ -141,7 +141,7 @@ class SearchConfig:
             self.depth,
             OPPONENTS[self.opponents],
             self.attackers,
-        ]  # P_* order; fmt: skip
+        ]  # P_* order
         return np.array(row, np.float64)
 
 
