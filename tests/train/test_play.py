@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from train.play import board_changes, describe_action, load_bots, play
+from train.play import board_changes, describe_action, play
+from train.table import load_bots
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,7 +23,7 @@ import numpy as np
 from noir_env.aec import GameAECEnv, act_in_aec
 from noir_env.game import game_names, get_game
 
-from ..play import load_bots, outcome, result_text
+from ..table import load_bots, outcome, result_text
 from .payload import phase_title, seat_view
 
 THINK_S = 1.0  # advance returns after this much bot thinking, so the page shows progress
