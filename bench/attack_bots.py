@@ -328,7 +328,12 @@ class AttackBot(RuleAgent):
 
 
 def load_bot(name: str, seed: int | None = None):
-    """An attack bot by name (`BOT_NAMES`) or any registered agent (`agents.load`)."""
+    """An attack bot by name (`BOT_NAMES`, or `bruiser`: `bench/bruiser_bot.py`) or any
+    registered agent (`agents.load`)."""
+    if name == "bruiser":
+        from bench.bruiser_bot import Bruiser
+
+        return Bruiser(seed)
     if name in BOT_NAMES:
         return AttackBot(name, seed)
     from agents import load
