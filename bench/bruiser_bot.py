@@ -6,10 +6,10 @@ Unlike the other attack bots (`bench/attack_bots.py`), which play the heuristic 
 attacks and reactions, every decision here is its own short rule:
 
 - **Economy.** Mulligan and discards by a fixed card worth (muscle and Drive-bys first);
-  deploys businesses until it has two and room for its gangsters, then gangsters, the
+  deploys businesses until it has four and room for its gangsters, then gangsters, the
   strongest first, spending every coin (R4.5); draws every card it can pay (R4.8); stops
   spending when its next tribute carries it to the money win (R6.2). Gangsters go to the
-  Hideout stack while the strongest opponent's threat would clearly breach the Hideout,
+  Hideout stack while the strongest opponent's threat is within two of breaching it,
   else to the businesses (R3.1, R3.6).
 - **Attacks.** Whenever its attack power destroys a business (R3.3): the richest seat's (or
   a seat's near the money win) first, then the weakest Hideout's owner's, by income; it
@@ -56,9 +56,9 @@ CARD_WORTH = np.array([3.0, 4.0, 5.0, 6.0, 3.0, 3.5, 4.0, 4.5, 1.0, 4.5, 2.0, 5.
 KEEP_DEPLOY = 0.0  # coins kept back from deploys
 KEEP_DRAW = 0.0  # coins kept back from paid draws
 DRAW_EXTRA = 5  # paid cards drawn at most
-NBIZ_MIN = 2.0  # businesses deployed before gangsters
+NBIZ_MIN = 4.0  # businesses deployed before gangsters
 ELIM_ODDS = 0.5  # elimination chance that sends everything at a Hideout
-STACK_MARGIN = 3.0  # Hideout defense below the strongest threat by this much: guard it
+STACK_MARGIN = -2.0  # guard the Hideout while its defense is below the strongest threat + 2
 RICH_BONUS = 10.0  # preference for the businesses of the richest seat or one near the money win
 
 
@@ -106,7 +106,7 @@ def targets(o, info, mask, avail, out):
 
 @njit(cache=True)
 def deploy(o, info, mask, sc):
-    """Businesses until two and room for its gangsters, then gangsters, the strongest first."""
+    """Businesses until four and room for its gangsters, then gangsters, the strongest first."""
     worth = np.zeros(C.NUM_CARD_TYPES)
     short = info[0, I_NBIZ] < NBIZ_MIN or info[0, I_FREE] < 2.0
     for card in range(C.B1, C.B4 + 1):
