@@ -14,7 +14,8 @@ Two sets, kept apart on purpose:
   a Hideout it eliminates at even odds; cancels attacks on what matters to it.
 
 Everything else (spending, guarding, moving, drawing) they play as `heuristic` does, so that
-they are strong enough to punish a weak defence.
+they are strong enough to punish a weak defence. `bruiser` (tuning, `bench/bruiser_bot.py`)
+is the exception: an economy of its own too, so a table of it plays nothing like the heuristic.
 
 The tuning set (with `style-rusher` and `style-bully`) is what agents may be tuned against;
 the held-out set only measures them. `ATTACK_BOTS` maps names to constructors; `load_bot`
@@ -51,7 +52,7 @@ from agents.styles import common as sc_
 from noir_env.core import constants as C
 
 BOT_NAMES = ("raider", "hunter", "reactor", "opportunist")
-TUNING = ("raider", "hunter", "style-rusher", "style-bully")
+TUNING = ("raider", "hunter", "bruiser", "style-rusher", "style-bully")
 HELD_OUT = ("reactor", "opportunist")
 RAIDER, HUNTER, REACTOR, OPPORTUNIST = range(4)
 

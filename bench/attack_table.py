@@ -4,6 +4,7 @@ players, seats rotated over fixed deals (`train.tournament.run_tournament`).
 
     python bench/attack_table.py --agent heuristic                          # held-out bots, 3-6
     python bench/attack_table.py --agent heuristic --bots raider hunter --players 4
+    python bench/attack_table.py --agent heuristic --bots bruiser --players 4 5 6
     python bench/attack_table.py --agent ismcts:budget=200 --players 4 --games 40
     python bench/attack_table.py --bot-stats --bots raider reactor          # the bots themselves
 
