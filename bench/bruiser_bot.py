@@ -3,7 +3,9 @@
 that plays nothing like them (`bench/attack_table.py`; it is in the tuning set).
 
 Unlike the other attack bots (`bench/attack_bots.py`), which play the heuristic outside their
-attacks and reactions, every decision here is its own short rule:
+attacks and reactions, it deploys, draws, picks targets and plays reactions by short rules of
+its own; moves, placements and the gangsters it sends are the scripted styles' shared pieces
+(`agents/styles/common.py`), as for every style:
 
 - **Economy.** Mulligan and discards by a fixed card worth (muscle and Drive-bys first);
   deploys businesses until it has four and room for its gangsters, then gangsters, the
