@@ -29,6 +29,7 @@ from noir_env.district.observe import (
     S_TAKEN,
     SEAT_SIZE,
 )
+from noir_env.threads import use_parallel
 
 K = C.NUM_CARD_TYPES
 WIN_VALUE = 100.0  # all three buildings: the game
@@ -167,6 +168,6 @@ class DistrictHeuristicAgent:
         if not mask.any(axis=1).all():
             raise ValueError("every mask row needs a legal action (a finished game has none)")
         out = np.empty(obs.shape[0], np.int64)
-        kernel = _act_parallel if obs.shape[0] >= 64 else _act_serial
+        kernel = _act_parallel if use_parallel(obs.shape[0]) else _act_serial
         kernel(np.ascontiguousarray(obs), mask.astype(np.bool_, copy=False), out)
         return out

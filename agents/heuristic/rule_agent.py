@@ -15,8 +15,7 @@ import numpy as np
 
 from agents.games import check_observation
 from noir_env.spaces import NUM_ACTIONS
-
-PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
+from noir_env.threads import use_parallel
 
 RowKernel = Callable[[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray], None]
 
@@ -64,7 +63,7 @@ class RuleAgent:
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         out = np.empty(obs.shape[0], np.int64)
         parallel, serial = self._kernels
-        kernel = parallel if obs.shape[0] >= PARALLEL_MIN else serial
+        kernel = parallel if use_parallel(obs.shape[0]) else serial
         kernel(obs, np.ascontiguousarray(mask), self._weights, self._salt, out)
         return out
 

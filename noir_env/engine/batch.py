@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..threads import use_parallel
 from . import args as A
 from . import shell
 from .binding import GameKernels, bind_kernels
@@ -25,10 +26,6 @@ from .sampling import agent_streams
 
 if TYPE_CHECKING:
     from .protocol import Game
-
-
-def _parallel(n: int) -> bool:
-    return n >= shell.PARALLEL_MIN
 
 
 def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
@@ -44,7 +41,7 @@ def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
     state = game.layout.allocate(n)
     state.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     game.prepare(state, game_rules, bool(ask_all))
-    kernel = shell.init_parallel if _parallel(n) else shell.init_serial
+    kernel = shell.init_parallel if use_parallel(n) else shell.init_serial
     kernel(game.kernel_view(state), np.ascontiguousarray(players, np.int8))
     return state
 
@@ -112,7 +109,7 @@ def _step_contiguous(game: Game, state: State, kv: np.ndarray, acts: np.ndarray,
     rewards = np.zeros((n, game.max_players), np.float32)
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
-    kernel = shell.step_parallel if _parallel(n) else shell.step_serial
+    kernel = shell.step_parallel if use_parallel(n) else shell.step_serial
     bad, failed = kernel(kv, raw, backup, status, acts, rewards, done, illegal, strict)
     if bad >= 0:
         raise ValueError(game.describe_illegal(state, bad, int(acts[bad])))
@@ -232,7 +229,7 @@ def random_playout(game: Game, state: State, seed: int = 0, max_steps: int = 100
     taken = np.zeros(n, np.int64)
     forced = np.zeros(n, np.int64)
     bad = np.zeros(n, np.int8)
-    kernel = shell.play_parallel if parallel and n > 1 else shell.play_serial
+    kernel = shell.play_parallel if parallel and use_parallel(n) else shell.play_serial
     rng = agent_streams(n, A.as_int(seed, "seed"))
     kernel(kv, rng, steps, bool(check), rewards, done, illegal, taken, forced, bad)
     done |= kv["actor"] < 0

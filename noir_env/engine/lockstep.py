@@ -20,10 +20,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from ..threads import use_parallel
 from .binding import game_observe, game_seat_alive
 from .refcount import borrowed
 from .sampling import count_legal, nth_legal, random_legal_action
-from .shell import PARALLEL_MIN
 from .shell import step_one as game_step
 
 ST_EXTERNAL = 0  # a seat played from Python (a policy or the learner) must decide
@@ -187,7 +187,7 @@ def run(kv: np.ndarray, idx: np.ndarray, actions: np.ndarray, lanes: Lanes,
     """Play actions[j] in lane idx[j] (none for -1) of the kernel view `kv`, then advance
     each lane (module docstring); `lanes.status` says where each stopped. The observers'
     views go to `obs` and `mask` (default: the lanes' own arrays)."""
-    kernel = run_serial if idx.size < PARALLEL_MIN else run_parallel
+    kernel = run_parallel if use_parallel(idx.size) else run_serial
     kernel(kv, idx, actions, lanes.builtin, lanes.agent_rng, lanes.watch, lanes.observer,
            lanes.out_at, lanes.trace, lanes.status, lanes.obs if obs is None else obs,
            lanes.mask if mask is None else mask, lanes.rewards, lanes.done, lanes.illegal,
@@ -201,6 +201,6 @@ def observe_rows(kv: np.ndarray, idx: np.ndarray, seats: np.ndarray, obs_size: i
     idx = np.ascontiguousarray(idx, np.int64)
     obs = np.empty((idx.size, obs_size), np.float32)
     mask = np.empty((idx.size, num_actions), np.int8)
-    kernel = _observe_serial if idx.size < PARALLEL_MIN else _observe_parallel
+    kernel = _observe_parallel if use_parallel(idx.size) else _observe_serial
     kernel(kv, idx, np.ascontiguousarray(seats, np.int64), obs, mask)
     return obs, mask

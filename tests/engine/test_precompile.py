@@ -1,0 +1,47 @@
+"""`python -m noir_env.precompile`: its progress lines and its command line."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from noir_env import precompile
+from noir_env.precompile import Group, compile_groups
+
+
+def test_each_group_gets_a_line_and_a_ticker_while_it_runs(capsys):
+    groups = [
+        Group("slow", "a slow group", lambda: time.sleep(0.3), 10.0),
+        Group("quick", "a quick group", lambda: "it said this", 30.0),
+    ]
+    compile_groups(groups, every=0.05)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("[1/2] a slow group (about 40 s left")
+    ticks = [line for line in lines if "compiling" in line and "s left" in line]
+    assert len(ticks) >= 3  # a long group never looks hung
+    quick = lines.index(next(line for line in lines if line.startswith("[2/2]")))
+    assert "done in" in lines[quick + 1] and lines[quick + 1].endswith("it said this")
+    assert lines[-1].startswith("ready in")
+    time.sleep(0.15)
+    assert capsys.readouterr().out == ""  # the ticker stopped with its group
+
+
+def test_the_estimate_follows_the_pace_of_the_groups_done():
+    groups = [Group(n, n, lambda: None, s) for n, s in (("a", 10.0), ("b", 20.0), ("c", 30.0))]
+    assert precompile._left(groups, 0, 0.0, 0.0) == 60.0
+    assert precompile._left(groups, 1, 5.0, 10.0) == 25.0  # twice as fast as usual so far
+
+
+def test_an_unknown_group_is_one_line_and_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "noir_env.precompile", "--groups", "nope"],
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2
+    assert "unknown group 'nope'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("name", [g.name for g in precompile.GROUPS])
+def test_every_group_is_listed_in_the_help(name):
+    proc = subprocess.run([sys.executable, "-m", "noir_env.precompile", "--help"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert name in proc.stdout
