@@ -131,7 +131,7 @@ GROUPS = (
         "district", "District Noir: its core and AEC env", lambda: play_aec("district_noir"), 15.0
     ),
     Group("vector", "NOIR: the vector env, heuristic opponents", noir_vector, 60.0),
-    Group("district-vector", "District Noir: the vector env", district_vector, 15.0),
+    Group("district_vector", "District Noir: the vector env", district_vector, 15.0),
     Group("arena", "the tournament arena", arena, 30.0),
 )
 
@@ -164,32 +164,48 @@ class _Progress:
         event.unregister("numba:compile", self._listener)
 
 
-def _left(groups: Sequence[Group], done: int, elapsed: float, expected_done: float) -> float:
-    """Seconds left: the remaining groups' usual times at the pace of the groups so far."""
-    pace = elapsed / expected_done if expected_done > 0 and done else 1.0
-    return pace * sum(g.seconds for g in groups[done:])
+def _busy() -> float:
+    """How much a single-threaded compile slows down on this machine now: its load average
+    per core (1 when idle)."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
+def _pace(elapsed: float, expected_done: float, busy: float) -> float:
+    """How much slower than the groups' usual times this run goes: measured on the groups done
+    so far (a cached group counts as fast), else the machine's load."""
+    return max(elapsed / expected_done, 0.25) if expected_done > 0 else busy
+
+
+def _estimate(groups: Sequence[Group], k: int, spent: float, pace: float) -> str:
+    """What is left of group k (`spent` seconds in) and of the groups after it, in words."""
+    rest = pace * sum(g.seconds for g in groups[k + 1 :])
+    this = pace * groups[k].seconds - spent
+    if this >= 0:
+        return f"about {this + rest:.0f} s left"
+    return f"longer than usual here, then about {rest:.0f} s for the rest"
 
 
 def compile_groups(groups: Sequence[Group], every: float = 5.0, out=print) -> None:
     """Run each group's path (compiling or loading its kernels) with progress lines: one per
     group, and one every `every` seconds while a group runs, naming the kernel being compiled
-    and estimating the time left."""
+    and estimating the time left (the groups' usual times at this run's pace)."""
     progress = _Progress()
     t0 = time.perf_counter()
     expected_done = 0.0
+    busy = _busy()
     try:
         for k, group in enumerate(groups):
-            left = _left(groups, k, time.perf_counter() - t0, expected_done)
+            pace = _pace(time.perf_counter() - t0, expected_done, busy)
             head = f"[{k + 1}/{len(groups)}] {group.title}"
-            out(f"{head} (about {left:.0f} s left if nothing is cached)...", flush=True)
+            out(f"{head} ({_estimate(groups, k, 0.0, pace)} if nothing is cached)...", flush=True)
             stop = threading.Event()
             start, before = time.perf_counter(), progress.compiled
 
-            def tick(group=group, start=start, left=left, stop=stop) -> None:
+            def tick(k=k, start=start, pace=pace, stop=stop) -> None:
                 while not stop.wait(every):
                     spent = time.perf_counter() - start
                     out(f"    {spent:4.0f} s: compiling {progress.current} "
-                        f"(about {max(left - spent, 0):.0f} s left)", flush=True)  # fmt: skip
+                        f"({_estimate(groups, k, spent, pace)})", flush=True)  # fmt: skip
 
             ticker = threading.Thread(target=tick, daemon=True)
             ticker.start()
@@ -200,11 +216,8 @@ def compile_groups(groups: Sequence[Group], every: float = 5.0, out=print) -> No
                 ticker.join()
             spent = time.perf_counter() - start
             expected_done += group.seconds
-            done = (
-                f"{progress.compiled - before} kernels compiled"
-                if progress.compiled > before
-                else "cached"
-            )
+            compiled = progress.compiled - before
+            done = f"{compiled} kernels compiled" if compiled else "cached"
             out(f"    done in {spent:.1f} s ({done})" + (f": {line}" if line else ""), flush=True)
     finally:
         progress.close()

@@ -34,8 +34,8 @@ ST_IDLE = 4  # no game in the lane
 ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the learner's turn
 
 
-# --- one lane --------------------------------------------------------------------------------
-@njit(cache=True)
+# --- one lane (inlined into the loops over lanes, as the shell's inner kernels are) ----------
+@njit(cache=True, inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
     count, and with a trace, trace[i, k] holds the game's k-th decision."""
@@ -52,7 +52,7 @@ def _play(s, i, a, out_at, trace, rew, done, ill):
             out_at[i, q] = s[i].steps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, trace, rew, done,
              ill):  # fmt: skip
     """Play game i's built-in seats (and forced decisions unless ask_forced) until an
@@ -73,7 +73,7 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
         _play(s, i, a, out_at, trace, rew, done, ill)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
              rew, done, ill, ask_forced, max_steps):  # fmt: skip
     s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
@@ -87,7 +87,8 @@ def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status
     if st == ST_EXTERNAL and seat >= 0 and s[i].actor == seat:
         st = ST_OBSERVER
         game_observe(s, i, seat, obs[i])
-        mask[i, :] = s[i].mask
+        for k in range(mask.shape[1]):  # a loop: a slice copy compiles numba's error text
+            mask[i, k] = s[i].mask[k]
     status[i] = st
 
 
@@ -122,7 +123,7 @@ def first_illegal(s, idx, actions):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_one(s, i, seat, out_row, mask_row):
     s = borrowed(s)
     game_observe(s, i, seat, out_row)
