@@ -42,7 +42,8 @@ def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
     state.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     game.prepare(state, game_rules, bool(ask_all))
     kernel = shell.init_parallel if use_parallel(n) else shell.init_serial
-    kernel(game.kernel_view(state), np.ascontiguousarray(players, np.int8))
+    # a fresh writable copy: a read-only array would be another specialization to compile
+    kernel(game.kernel_view(state), np.array(players, np.int8))
     return state
 
 
@@ -69,10 +70,10 @@ def step(game: Game, state: State, actions: Any,
     acts = np.asarray(actions)
     if acts.shape != (n,):
         raise ValueError(f"actions must have shape ({n},), got {acts.shape}")
-    if acts.dtype != np.int64:
-        if acts.dtype.kind not in "iu":  # bools, floats, strings, objects: not action ids
-            raise ValueError(f"actions must be integer action ids, got dtype {acts.dtype}")
-        acts = acts.astype(np.int64)
+    if acts.dtype.kind not in "iu":  # bools, floats, strings, objects: not action ids
+        raise ValueError(f"actions must be integer action ids, got dtype {acts.dtype}")
+    if acts.dtype != np.int64 or not (acts.flags.c_contiguous and acts.flags.writeable):
+        acts = np.array(acts, np.int64)  # one type for the kernels: each other is a compile
     if not kv.flags.c_contiguous:  # a strided view: step a copy, then write it back
         work = kv.copy()
         out = _step_contiguous(game, state, work, acts, bool(strict))
