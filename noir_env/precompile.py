@@ -18,7 +18,6 @@ the same setting (docs/compile.md).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import threading
@@ -225,10 +224,11 @@ def compile_groups(groups: Sequence[Group], every: float = 5.0, out=print) -> No
 
 
 def main(argv: list[str] | None = None) -> None:
+    from ._cli import OneLineErrorParser
     from .threads import set_threads
 
     names = [g.name for g in GROUPS]
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="python -m noir_env.precompile",
         description="Fill numba's cache (NUMBA_CACHE_DIR if set) for the common paths.",
     )

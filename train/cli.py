@@ -10,7 +10,9 @@ import inspect
 import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
+
+from noir_env._cli import OneLineErrorParser
 
 T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
@@ -22,11 +24,8 @@ def first_paragraph(doc: str | None) -> str:
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
-class Parser(argparse.ArgumentParser):
+class Parser(OneLineErrorParser):
     """An ArgumentParser whose errors are one line and exit with code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
     def run(self, work: Callable[[], T]) -> T:
         """work(), its user errors (`USER_ERRORS`) reported as one-line parser errors."""
