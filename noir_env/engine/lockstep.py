@@ -34,7 +34,9 @@ ST_IDLE = 4  # no game in the lane
 ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the learner's turn
 
 
-# --- one lane (inlined into the loops over lanes, as the shell's inner kernels are) ----------
+# --- one lane ---------------------------------------------------------------------------------
+# `_play` and `_advance` are inlined into `_run_one`; the loops over lanes call `_run_one` as a
+# function (inlined into a `prange` loop, an early return would make numba run it on one thread)
 @njit(cache=True, inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
@@ -73,7 +75,7 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
         _play(s, i, a, out_at, trace, rew, done, ill)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
              rew, done, ill, ask_forced, max_steps):  # fmt: skip
     s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
@@ -123,7 +125,7 @@ def first_illegal(s, idx, actions):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _observe_one(s, i, seat, out_row, mask_row):
     s = borrowed(s)
     game_observe(s, i, seat, out_row)

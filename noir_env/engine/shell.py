@@ -4,9 +4,11 @@ stepping one game, stepping and dealing a batch (serially, or in threads where
 Each kernel calls the game's own through the stand-ins of `binding.py`, so numba compiles it
 once per game.
 
-The kernels that only other kernels call (`settle`, `step_one`, `init_one`, ...) are inlined
-into their callers: compiled as functions of their own, each would link, optimize and emit
-the game's whole rules once more.
+The kernels that only other kernels call (`settle`, `step_one`, `is_legal`) are inlined into
+their callers: compiled as functions of their own, each would link, optimize and emit the
+game's whole rules once more. What a `prange` loop calls stays a function (`init_one`,
+`_play_game`): inlined, its early returns would be exits from the loop, which numba then runs
+on one thread.
 
 A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
 and an error inside the game's kernels is caught per game, so the caller can put every game
@@ -142,7 +144,7 @@ def step_unguarded(s, a, rewards):
     step_one(s, 0, a, rewards, flags, flags.copy())
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def init_one(s, i, num_players):
     """Deal game i and settle it (its `rng` and set-up fields are written already)."""
     s = borrowed(s)
@@ -210,7 +212,7 @@ def resample_batch(s, seats, rng_states):
 
 
 # --- random playouts -----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     s, agent_rng = borrowed(s), borrowed(agent_rng)
     rewards, done, illegal = borrowed(rewards), borrowed(done), borrowed(illegal)
