@@ -120,18 +120,18 @@ def arena() -> None:
 
     policies = [RANDOM, policy_of("heuristic", load("heuristic"))]
     for games in (8, 256):
-        lineups = np.tile([0, 1, 0, 1], (games, 1))
+        lineups = np.tile([0, 1, 0, 1, -1, -1], (games, 1))  # 4 seats of NOIR's 6
         play_games(np.arange(games), lineups, policies)
 
 
 GROUPS = (
     Group("aec", "NOIR: the rules core and the AEC env", lambda: play_aec("noir"), 60.0),
     Group(
-        "district", "District Noir: its core and AEC env", lambda: play_aec("district_noir"), 15.0
+        "district", "District Noir: its core and AEC env", lambda: play_aec("district_noir"), 10.0
     ),
-    Group("vector", "NOIR: the vector env, heuristic opponents", noir_vector, 60.0),
-    Group("district_vector", "District Noir: the vector env", district_vector, 15.0),
-    Group("arena", "the tournament arena", arena, 30.0),
+    Group("vector", "NOIR: the vector env, heuristic opponents", noir_vector, 75.0),
+    Group("district_vector", "District Noir: the vector env", district_vector, 8.0),
+    Group("arena", "the tournament arena", arena, 15.0),
 )
 
 
