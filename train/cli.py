@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from noir_env._shown import shown
+
 T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
 
@@ -22,11 +24,17 @@ def first_paragraph(doc: str | None) -> str:
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
+MAX_ERROR = 300  # characters of an error message: a value given is shown cut, not whole
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and exit with code 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        line = " ".join(message.split("\n"))
+        if len(line) > MAX_ERROR:  # e.g. the OS's error naming a path of thousands of bytes
+            line = line[: MAX_ERROR - 3] + "..."
+        self.exit(2, f"{self.prog}: error: {line}\n")
 
     def run(self, work: Callable[[], T]) -> T:
         """work(), its user errors (`USER_ERRORS`) reported as one-line parser errors."""
@@ -76,8 +84,9 @@ def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]
         else:
             ok = isinstance(value, {"int": int, "float": int | float, "str": str}[kind])
         if not ok:
-            raise ValueError(f"{where}: {key!r} must be {'an' if kind == 'int' else 'a'} {kind}, "
-                             f"got {value!r:.80}")  # fmt: skip
+            article = "an" if kind == "int" else "a"
+            raise ValueError(f"{where}: {shown(key)} must be {article} {kind}, "
+                             f"got {shown(value)}")  # fmt: skip
     return values
 
 
@@ -104,7 +113,7 @@ class FlagCheck:
         """ValueError naming --flag and its value unless `ok`."""
         if not ok:
             value = getattr(self.args, flag.replace("-", "_"))
-            raise ValueError(f"--{flag}: {rule}, got {value!r}")
+            raise ValueError(f"--{flag}: {rule}, got {shown(value)}")
 
     def run_name(self) -> None:
         """--run-name is a folder name inside runs/."""

@@ -21,7 +21,6 @@ player one seat clockwise; its meaning names that player.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -33,7 +32,7 @@ from noir_env.game import Game, game_names, get_game
 from noir_env.text import legal_moves
 from noir_env.threads import set_threads
 
-from .cli import first_paragraph
+from .cli import Parser, first_paragraph
 
 QUIT_WORDS = ("quit", "exit", "q")
 BOARD_WORDS = ("board", "?")
@@ -351,7 +350,7 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m train.play", description=first_paragraph(__doc__))
+    p = Parser(prog="python -m train.play", description=first_paragraph(__doc__))
     p.add_argument("--game", default="noir", choices=game_names(),
                    help="the game: noir (default), district_noir, ...")  # fmt: skip
     p.add_argument("--players", type=int, default=None,
@@ -375,8 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         play(args.players, args.opponents, args.rules, args.seat, args.seed,
              ask_forced=args.ask_forced, game=args.game)  # fmt: skip
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        p.error(str(err))
     except KeyboardInterrupt:
         print("\nYou quit the game.")
     return 0
