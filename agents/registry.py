@@ -111,7 +111,7 @@ def prior_of(config: dict, seed: int | None = None) -> Any:
     name = config.get("prior")
     if not name:
         return None
-    if name in _FACTORIES or not Path(name).is_file():
+    if name in _FACTORIES or not _is_file(name):
         return load(name, seed=seed)
     key = str(Path(name).resolve())
     chain = _PRIOR_FILES.get()
@@ -171,14 +171,23 @@ def load(name: str, seed: int | None = None, **kwargs: Any) -> Any:
     seeds its own randomness and `kwargs` are the agent's options. Raises ValueError for an
     unknown name or a checkpoint no loader reads."""
     if not isinstance(name, str):
-        raise ValueError(f"an agent name is a string, got {name!r}")
-    if name not in _FACTORIES and Path(name).is_file():
+        raise ValueError(f"an agent name is a string, got {shown(name)}")
+    if name not in _FACTORIES and _is_file(name):
         return _load_checkpoint(Path(name), seed, **kwargs)
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {names()}") from None
+        raise ValueError(f"unknown agent {shown(name)}; known agents: {names()}") from None
     return factory(seed=seed, **kwargs)
+
+
+def _is_file(name: str) -> bool:
+    """Whether `name` is the path of a file (a name the file system cannot hold, too long
+    or with a NUL, is none)."""
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _load_checkpoint(path: Path, seed: int | None, **kwargs: Any) -> Any:

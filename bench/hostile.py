@@ -66,7 +66,7 @@ def main() -> None:
     if "race" in args.games:
         import tests.race.game  # noqa: F401 - registers the toy game "race"
     total, start, accepted_cli = Tally(), time.monotonic(), []
-    for name in args.games.split(","):
+    for name in filter(None, args.games.split(",")):
         print(f"{name}: hostile probes of its readers", flush=True)
         total.merge(check_hostile_inputs(get_game(name), sample=args.sample,
                                          progress=Progress(name)))  # fmt: skip

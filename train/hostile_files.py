@@ -72,7 +72,7 @@ def archive_variants(real: Path, folder: Path, marker: str) -> list[tuple[str, C
         ("data.pkl replaced by a payload",
          lambda: _with_record(real, out("p2"), "data.pkl", pickle_payload(marker))),
         ("data.pkl replaced by an os.system payload",
-         lambda: _with_record(real, out("p3"), "data.pkl", pickle.dumps(System()))),
+         lambda: _with_record(real, out("p3"), "data.pkl", pickle.dumps(System(), protocol=2))),
         ("data.pkl left out", lambda: _with_record(real, out("p4"), "data.pkl", None)),
         ("a tensor's storage left out", lambda: _with_record(real, out("p5"), "data/0", None)),
         ("a tensor's storage emptied", lambda: _with_record(real, out("p6"), "data/0", b"")),

@@ -84,7 +84,7 @@ def pickle_payload(marker: str) -> bytes:
         def __reduce__(self):
             return (open, (marker, "w"))
 
-    return pickle.dumps(Payload())
+    return pickle.dumps(Payload(), protocol=2)  # the protocol torch.save writes
 
 
 def openspiel_probes(game: Game, seed: int, marker: str) -> list[Probe]:

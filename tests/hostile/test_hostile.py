@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 import pytest
 
 import tests.race.game  # noqa: F401 - registers "race"
@@ -77,3 +78,36 @@ def test_the_tally_table_names_every_outcome():
     t = Tally()
     t.add(_probe(lambda x: x))
     assert "tried" in t.table() and "code run" in t.table() and "reader" in t.table()
+
+
+def test_a_sample_of_hostile_files_is_refused_cleanly(tmp_path):
+    """Policy files and tables (train.hostile_files; the bench adds checkpoints and saved
+    histories): the payload pickles always, and a sample of the rest."""
+    from train.hostile_files import policy_probes, table_probes
+
+    marker = str(tmp_path / "payload-ran")
+    probes = policy_probes(tmp_path, marker) + table_probes(tmp_path, marker)
+    rng = np.random.default_rng(3)
+    picked = [p for p in probes if "payload" in p.label]
+    picked += [probes[k] for k in rng.choice(len(probes), 30, replace=False)]
+    tally = Tally()
+    for p in picked:
+        tally.add(p.run(marker))
+    tally.assert_clean()
+    assert tally.counts["policy file (load_policy)"][CLEAR] > 0
+
+
+@pytest.mark.parametrize("cli", ["play", "demo", "replay", "soup", "curves"])
+def test_hostile_flags_of_a_cli_are_one_line_errors(cli, tmp_path, monkeypatch):
+    """A sample of each CLI's hostile flags (train.hostile_cli): none may crash or run code."""
+    from train.hostile_cli import cli_probes
+
+    monkeypatch.chdir(tmp_path)
+    marker = str(tmp_path / "payload-ran")
+    probes = cli_probes(marker, [cli])
+    rng = np.random.default_rng(5)
+    tally = Tally()
+    for k in rng.choice(len(probes), min(12, len(probes)), replace=False):
+        tally.add(probes[k].run(marker))
+    tally.assert_clean()
+    assert not tally.counts[f"CLI train.{cli}"][ACCEPTED]

@@ -53,3 +53,9 @@ def test_a_prior_that_is_another_policy_file_still_loads(tmp_path):
     mask = DN.legal_action_mask(state)
     actions = agent.act(DN.observe(state), mask)
     assert all(mask[i, a] for i, a in enumerate(actions))
+
+
+@pytest.mark.parametrize("name", ["x" * 5000, "a\x00b"])
+def test_an_agent_name_no_file_system_can_hold_is_an_unknown_agent(name):
+    with pytest.raises(ValueError, match="unknown agent"):
+        agents.load(name)
