@@ -26,18 +26,19 @@ from typing import Any
 
 import numpy as np
 
+from agents.finished import act_on_live_rows
 from agents.games import game_of_observation
 from agents.ppo.agent import PPOAgent
 from agents.ppo.file import load_policy
 from noir_env._json_file import read_json_file
 from noir_env._shown import shown
 from noir_env.core import constants as C
-from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
+from noir_env.spaces import OBS_SIZE, OBS_SLICES
 
 FORMAT = "noir-ppo-by-players/1"
 PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table sizes
 # the observation's one-hot of the player count: entry k is set at MIN_PLAYERS + k players
-COUNT_START, COUNT_SIZE = GLOBAL_OFFSETS["num_players"]
+PLAYER_COUNT_PART = OBS_SLICES["num_players"]  # one-hot of 3..6 players
 MAX_TABLE_BYTES = 1 << 16  # a table is a few lines: a larger file is not one
 MAX_NAME = 1024  # a policy file's name in a table (the file systems' path limits are 1-4 kB)
 
@@ -124,7 +125,8 @@ class PPOByPlayers:
         self._network_of = np.array([list(by_file).index(files[n]) for n in PLAYER_COUNTS])
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """int64 actions, one per row (a 1-D obs and mask give one action)."""
+        """int64 actions, one per row (a 1-D obs and mask give one action); -1 for a row
+        without a legal action (a finished game: `agents.finished`)."""
         single = np.ndim(mask) == 1
         o = np.atleast_2d(np.asarray(obs, dtype=np.float32))
         m = np.atleast_2d(np.asarray(mask)).astype(np.bool_, copy=False)
@@ -135,7 +137,12 @@ class PPOByPlayers:
                              f" got {tuple(o.shape)}{hint}")  # fmt: skip
         if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
-        count_bits = o[:, COUNT_START : COUNT_START + COUNT_SIZE] > 0.5
+        out = act_on_live_rows(self._act_rows, o, m)
+        return out[0] if single else out
+
+    def _act_rows(self, o: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """One action per row, each row's network chosen by its player count."""
+        count_bits = o[:, PLAYER_COUNT_PART] > 0.5
         if not (count_bits.sum(axis=1) == 1).all():
             raise ValueError("an observation row has no player count (its one-hot is not set)")
         network = self._network_of[count_bits.argmax(axis=1)]
@@ -144,4 +151,4 @@ class PPOByPlayers:
             rows = np.flatnonzero(network == k)
             if len(rows):
                 out[rows] = agent.act(o[rows], m[rows])
-        return out[0] if single else out
+        return out

@@ -22,10 +22,11 @@ import pyspiel
 
 from .._json_file import parse_json
 from .._shown import shown
-from .state import DEAL_NODES, WORLD_SEEDS, SpielState
+from .deal import DEAL_NODES, WORLD_SEEDS
 
 if TYPE_CHECKING:
     from .game import SpielGame
+    from .state import SpielState
 
 FORMAT = "noir_env.openspiel/1"
 KEYS = ("format", "game", "parameters", "history", "worlds")
@@ -47,9 +48,7 @@ def state_to_text(state: SpielState) -> str:
 
 def restore_state(game: Any, text: str) -> SpielState:
     """The state a pickle holds (`SpielState.__reduce__`): `game.deserialize_state(text)`."""
-    from .game import SpielGame
-
-    if not isinstance(game, SpielGame):
+    if not isinstance(game, pyspiel.Game) or not hasattr(game, "core_game"):  # not one of ours
         raise ValueError(f"not a noir_env OpenSpiel game: {type(game).__name__}")
     return game.deserialize_state(text)
 
