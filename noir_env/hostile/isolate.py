@@ -55,8 +55,11 @@ def run_child(argv: list[str], count: int, out: list[Result],
     <result JSON>") up to `count` probes, appending the results to `out`; returns how many
     probes it got through, the one it died or hung on counted as a crash (a child that ends
     between two probes has got through those it reported)."""
+    # the child finds what this process imports (a game module on a path added at run time)
+    paths = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    env = {**os.environ, "PYTHONPATH": paths}
     child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+                             stderr=subprocess.DEVNULL, text=True, env=env)  # fmt: skip
     assert child.stdout is not None
     begun, finished, deadline = None, 0, time.monotonic() + START_S
     try:

@@ -16,7 +16,7 @@ from noir_env.hostile import ACCEPTED, CLEAR, CODE_RUN, CRASH, Tally, check_host
 from noir_env.hostile.isolate import run_child
 from noir_env.hostile.outcomes import Probe
 
-SAMPLE = 60  # probes per game: seconds in the child processes
+SAMPLE = 40  # probes per game: seconds in the child processes
 
 
 @pytest.mark.parametrize("name", ["noir", "district_noir", "race"])
