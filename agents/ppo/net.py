@@ -14,7 +14,7 @@ appended to the observation by `PolicyNet.inputs`).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -38,6 +38,11 @@ class PolicyNet(nn.Module):
     caller computes from the same observation and mask (`PPOAgent`, train.ppo's rollout);
     `add_prior` applies it."""
 
+    # the running observation statistics (buffers: saved with the weights, never trained)
+    obs_mean: torch.Tensor
+    obs_var: torch.Tensor
+    obs_count: torch.Tensor
+
     def __init__(
         self,
         obs_size: int,
@@ -48,7 +53,8 @@ class PolicyNet(nn.Module):
         features: str = "",
     ):
         super().__init__()
-        self.config = {  # plain ints: the config is written into policy files as it is
+        # plain ints: the config is written into policy files as it is
+        self.config: dict[str, Any] = {
             "obs_size": int(obs_size),
             "num_actions": int(num_actions),
             "hidden": [int(h) for h in hidden],
@@ -142,7 +148,7 @@ class PolicyNet(nn.Module):
 
     def _hidden(self, columns: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         """The body's output for `sparse_inputs` z."""
-        first = self.body[0]
+        first = self.first_layer
         # addmv is not among autocast's bfloat16 ops: the constant part stays float32 and
         # the full weight is not cast at every call
         h = (
@@ -150,6 +156,11 @@ class PolicyNet(nn.Module):
             + z @ first.weight[:, columns].t()
         )
         return self.body[1:](h)
+
+    @property
+    def first_layer(self) -> nn.Linear:
+        """The body's first layer (the one `_hidden` takes apart)."""
+        return cast(nn.Linear, self.body[0])
 
     @torch.no_grad()
     def update_obs_stats(self, x: torch.Tensor, columns: torch.Tensor | None = None) -> None:
