@@ -270,8 +270,8 @@ def test_policy_file_round_trip_and_errors(in_tmp):
         load_policy(in_tmp / "bad.pt")
     with pytest.raises(ValueError, match="no PPO policy file"):
         PPOAgent(in_tmp / "missing.pt")
-    with pytest.raises(ValueError, match="no legal action"):
-        PPOAgent(net=net).act(np.zeros((1, OBS_SIZE)), np.zeros((1, NUM_ACTIONS), bool))
+    no_move = np.zeros((1, NUM_ACTIONS), bool)  # a finished game's row: -1 (agents.finished)
+    assert PPOAgent(net=net).act(np.zeros((1, OBS_SIZE)), no_move).tolist() == [-1]
 
 
 def test_cli_flags_and_league_spec(capsys):
