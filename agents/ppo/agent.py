@@ -87,7 +87,7 @@ class PPOAgent:
 
     def _act_rows(self, o: np.ndarray, m: np.ndarray) -> np.ndarray:
         """One action per row of the mask `m`, each of which has a legal action."""
-        logits = self.policy.logits(self.net.inputs(o))
+        logits = self.policy.logits(o)
         if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
             logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
         logits = np.where(m, logits, -np.inf)

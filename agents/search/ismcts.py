@@ -12,7 +12,7 @@ never reads what that player cannot see: the first thing it does with a game is
 `core.sample_hidden` from the acting seat (a re-deal that is a function of the seat's
 information and the seed alone), and the search only ever works on that copy and on
 re-deals of it. So its choice is the same in every state the seat cannot tell apart
-(tested in tests/test_ismcts.py). `agent.uses_state` is True for callers that dispatch.
+(tested in tests/agents/test_ismcts.py). `agent.uses_state` is True for callers that dispatch.
 
 **The search** (docs/ISMCTS.md has the measurements). Each iteration draws one
 *determinization*: a re-deal of the hidden cards and the dice from the seat's view
