@@ -274,7 +274,8 @@ def _blocks(board: str) -> list[tuple[tuple[str, int], list[str]]]:
             blocks[-1].append(line)
         else:
             blocks.append([line])
-    keyed, seen = [], {}
+    keyed: list[tuple[tuple[str, int], list[str]]] = []
+    seen: dict[str, int] = {}
     for block in blocks:
         word = block[0].split()[0].rstrip(":")
         seen[word] = seen.get(word, -1) + 1
