@@ -1,3 +1,6 @@
+# mypy: disable-error-code="misc"
+# (the variants are lambdas binding their loop values as defaults, whose types mypy does
+# not infer)
 """The hostile probes of the train.* command lines: every flag of every CLI with values it
 must refuse (wrong types, NaN and inf, huge numbers, values outside the choices, empty,
 control characters, code payloads, a missing value, a value given to a switch). The flags

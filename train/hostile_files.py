@@ -1,3 +1,6 @@
+# mypy: disable-error-code="misc"
+# (the variants are lambdas binding their loop values as defaults, whose types mypy does
+# not infer)
 """The hostile probes of the readers of files above the games (`noir_env.hostile` has the
 games' own): policy files (`load_policy`, `agents.load`), policy tables, train.ppo
 checkpoints (`read_checkpoint`, behind `--resume` and `train.export_policy`) and saved game
@@ -220,7 +223,8 @@ def table_probes(folder: Path, marker: str) -> list[Probe]:
     sub.mkdir(exist_ok=True)
     save_policy(PolicyNet(noir.obs_size, noir.num_actions, HIDDEN, game="noir"), sub / "p.pt")
     (folder / "outside.pt").write_bytes((sub / "p.pt").read_bytes())
-    real = {"format": FORMAT, "policies": {str(k): "p.pt" for k in range(3, 7)}}
+    policies: dict[str, str] = {str(k): "p.pt" for k in range(3, 7)}
+    real: dict[str, Any] = {"format": FORMAT, "policies": policies}
     n = [0]
 
     def table(text: Any) -> Path:
@@ -243,9 +247,9 @@ def table_probes(folder: Path, marker: str) -> list[Probe]:
         link.symlink_to(folder / "outside.pt")
     names.append("link.pt")
     for name in names:
-        policies = {**real["policies"], "4": name}
+        edited = {**policies, "4": name}
         made.append((f"policy name {name[:40]!r}",
-                     lambda p=policies: table(json.dumps({**real, "policies": p}))))  # fmt: skip
+                     lambda p=edited: table(json.dumps({**real, "policies": p}))))  # fmt: skip
 
     def plays(agent: Any) -> None:
         state = noir.init(2, seeds=0)
@@ -267,7 +271,8 @@ def checkpoint_probes(folder: Path, marker: str) -> list[Probe]:
     game = get_game(GAME)
     net = PolicyNet(game.obs_size, game.num_actions, HIDDEN, game=GAME)
     optimizer = torch.optim.Adam(net.parameters())
-    real_data = {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "snapshots": [],
+    real_data: dict[str, Any] = {
+                 "net": net.state_dict(), "optimizer": optimizer.state_dict(), "snapshots": [],
                  "update": 3, "global_step": 100, "elapsed": 1.0, "py_rng": (3, (1,) * 625, None),
                  "np_rng": {"kind": "MT19937", "keys": torch.zeros(624, dtype=torch.int64),
                             "pos": 0, "has_gauss": 0, "cached_gaussian": 0.0},

@@ -1,3 +1,6 @@
+# mypy: disable-error-code="misc"
+# (the variants are lambdas binding their loop values as defaults, whose types mypy does
+# not infer)
 """The hostile probes of one game's readers, derived from a real played position: its state
 dict (`state_from_dict`), its OpenSpiel state string (`deserialize_state`), its AEC history
 (`noir_env.history.play_back`) and text replies to its prompt (`TextView.parse`), each where

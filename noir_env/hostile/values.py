@@ -1,3 +1,6 @@
+# mypy: disable-error-code="misc"
+# (the variants are lambdas binding their loop values as defaults, whose types mypy does
+# not infer)
 """Hostile variants of a record read from outside, derived from a real one: every node of a
 JSON-like tree (dicts, lists, strings, numbers) replaced by a value of the wrong type, of the
 wrong shape or out of range, removed, duplicated, nested very deeply or made huge, and
@@ -186,8 +189,10 @@ def _list_variants(node: list, add: Callable[..., None]) -> None:
     add("list as dict", lambda n=node: {str(k): v for k, v in enumerate(n)})
 
 
-_PLAIN = {"null": None, "true": True, "false": False, "float 1.5": 1.5, "string 'x'": "x",
-          "empty string": "", "empty list": [], "empty dict": {}}  # fmt: skip
+_PLAIN: dict[str, Any] = {
+    "null": None, "true": True, "false": False, "float 1.5": 1.5, "string 'x'": "x",
+    "empty string": "", "empty list": [], "empty dict": {},
+}  # fmt: skip
 
 
 def _same(node: Any, label: str) -> bool:
