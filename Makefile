@@ -10,12 +10,13 @@ STAMP_DEV := $(VENV)/.dev-installed
 STAMP_TRAIN := $(VENV)/.train-installed
 STAMP_BENCH := $(VENV)/.bench-installed
 STAMP_DOCS := $(VENV)/.docs-installed
-# TextArena (noir_env.textarena, tests/test_textarena.py): its pins fit the main venv's
+# TextArena (noir_env.textarena, tests/textarena): its pins fit the main venv's
 STAMP_TEXTARENA := $(VENV)/.textarena-installed
 # OpenSpiel (and Shimmy) in the main venv: open-spiel 2.0.2 and shimmy 2.0.1 pin nothing the main
 # venv's packages conflict with
 STAMP_OPENSPIEL := $(VENV)/.openspiel-installed
-# Minari (train.dataset, tests/test_dataset.py) in the main venv: 0.5.4 keeps its numpy, gymnasium
+# Minari (train.dataset, tests/train/test_dataset.py) in the main venv: 0.5.4 keeps its numpy,
+# gymnasium
 STAMP_DATASET := $(VENV)/.dataset-installed
 # Ray RLlib in a venv of its own: ray[rllib] 2.60 pins gymnasium==1.2.2, and the main venv
 # keeps the newest gymnasium, so `make test` checks both (tests/rllib runs here)
@@ -76,13 +77,13 @@ demo: $(STAMP_TRAIN)
 
 # lint first (`make lint`: a style error fails at once), then the suite, then once the
 # position fuzz with bounds-checked kernels (a subprocess that compiles every kernel again
-# with NUMBA_BOUNDSCHECK=1; tests/test_fuzz_positions.py); the docs extra lets
-# tests/test_docs_site.py build the site with --strict, as `make docs` does;
+# with NUMBA_BOUNDSCHECK=1; tests/core/test_fuzz_positions.py); the docs extra lets
+# tests/docs/test_docs_site.py build the site with --strict, as `make docs` does;
 # then the RLlib tests in their own venv (gymnasium 1.2.2; about 2.5 minutes on 2 busy cores).
-# TextArena and OpenSpiel are installed into the main venv: tests/test_textarena.py and
-# tests/openspiel run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if
-# pyspiel is missing), and so does Minari for tests/test_dataset.py (NOIR_REQUIRE_MINARI).
-# The replay viewer's tests open its pages in headless Chromium (tests/test_replay_viewer.py):
+# TextArena and OpenSpiel are installed into the main venv: tests/textarena and tests/openspiel
+# run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if pyspiel is
+# missing), and so does Minari for tests/train/test_dataset.py (NOIR_REQUIRE_MINARI).
+# The replay viewer's tests open its pages in headless Chromium (tests/train/test_replay.py):
 # Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
 # browser a failure here, where a bare pytest elsewhere skips those tests
 test: lint $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
@@ -97,12 +98,11 @@ test: lint $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(
 # `slow` where they share a file with these), the CLIs, RLlib, OpenSpiel, TextArena, the
 # browser, the notebooks, the docs site, the benches or the boundscheck run. A minute or two
 # on 2 cores once the numba cache is warm (the first run compiles for minutes).
-FAST_TESTS := tests/rules tests/race tests/district tests/test_core_api.py \
-	tests/test_game_protocol.py tests/test_determinism.py tests/test_invariants.py \
-	tests/test_hidden_info.py tests/test_information.py tests/test_belief.py \
-	tests/test_heuristic.py tests/test_aec.py tests/test_text.py tests/test_vector.py \
-	tests/test_vector_reliability.py tests/test_reliability_copy.py \
-	tests/test_reliability_args.py tests/test_robustness.py tests/test_play.py
+FAST_TESTS := tests/rules tests/race tests/district tests/engine tests/core/test_core_api.py \
+	tests/core/test_serialize.py tests/core/test_determinism.py tests/core/test_invariants.py \
+	tests/core/test_hidden_info.py tests/core/test_information.py tests/core/test_belief.py \
+	tests/agents/test_heuristic.py tests/envs/test_aec.py tests/envs/test_vector.py \
+	tests/views/test_text.py tests/train/test_play.py
 test-fast: lint $(STAMP_TRAIN)
 	$(BIN)/python -m pytest -m "not slow and not boundscheck" $(FAST_TESTS)
 

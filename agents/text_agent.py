@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.finished import NO_ACTION
 from noir_env.game import game_of_state
 from noir_env.text import InvalidMovePolicy, TextCounts, TextView
 
@@ -63,16 +64,18 @@ class TextAgent:
 
     def act_on_state(self, state: Any, games: Any = None) -> np.ndarray:
         """int64 [len(games)]: the move of each listed game's seat to act, from `fn`'s reply
-        to that seat's prompt. games: indices into the batch `state` of NOIR or District
-        Noir games (default: every game not over). Raises ValueError for a finished game,
-        a bad index (bools and non-integers included) or a state of no game."""
+        to that seat's prompt; -1 for a game that is over (`agents.finished`). games:
+        indices into the batch `state` of NOIR or District Noir games (default: every game
+        not over). Raises ValueError for a bad index (bools and non-integers included) or a
+        state of no game."""
         view = self.view(game_of_state(state))
         actors = view.game.current_player(state)
         idx = np.flatnonzero(actors >= 0) if games is None else game_indices(games, len(state))
         out = np.empty(idx.size, np.int64)
         for k, g in enumerate(idx.tolist()):
             if actors[g] < 0:
-                raise ValueError(f"game {g} is over: it has no player to act")
+                out[k] = NO_ACTION
+                continue
             prompt = view.prompt(state, g)
             out[k] = self.policy.decide(self.fn, prompt, view, state, g, self.counts)
             view.record(state, g, int(out[k]))

@@ -1,4 +1,4 @@
-"""Run the `state_from_dict` fuzz (tests/test_fuzz_positions.py) with every kernel compiled
+"""Run the `state_from_dict` fuzz (tests/core/test_fuzz_positions.py) with every kernel compiled
 with NUMBA_BOUNDSCHECK=1, where an out-of-bounds index raises IndexError instead of reading
 or writing other memory: no loaded position may make a kernel index out of bounds.
 
@@ -22,7 +22,7 @@ import time
 from train.cli import first_paragraph
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FUZZ_FILE = "tests/test_fuzz_positions.py"
+FUZZ_FILE = "tests/core/test_fuzz_positions.py"
 
 
 def default_cache_dir() -> pathlib.Path:

@@ -75,7 +75,7 @@ def play_row(players: int, budget: int, games: int, rules: str) -> tuple[Seat, S
     import pyspiel
 
     import noir_env.openspiel as nos
-    from noir_env.openspiel.state import DEAL_NODES
+    from noir_env.openspiel.deal import DEAL_NODES
 
     game = pyspiel.load_game("noir", {"players": players, "rules": rules})
     ours, theirs = Seat(f"ismcts budget={budget}"), Seat(f"OpenSpiel ISMCTSBot {budget} sims")

@@ -1,5 +1,5 @@
 """Writes notebooks/quickstart.ipynb (outputs stripped). Edit the cells here, then run
-`python notebooks/make_quickstart.py`; tests/test_notebook.py executes the notebook."""
+`python notebooks/make_quickstart.py`; tests/docs/test_notebook.py executes the notebook."""
 
 from pathlib import Path
 

@@ -28,8 +28,7 @@ def export_policy(run_dir: str | Path, out: str | Path | None = None) -> Path:
         args = ckpt["args"]
         game = get_game(args.get("game", "noir"))
         hidden = tuple(int(h) for h in args["hidden"].split(","))
-        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name,
-                        args.get("prior", ""), args.get("features", ""))  # fmt: skip
+        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.get("prior", ""))
         net.load_state_dict(ckpt["net"])
     except (ValueError, RuntimeError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{ckpt_path}: its network does not match its settings ({e})") from None

@@ -85,7 +85,7 @@ from .ppo_run import (
 )
 from .ppo_update import Batch, update_policy
 from .shaping import ScoreShaping
-from .widen import add_features, observation_sample, widen
+from .widen import widen
 
 __all__ = ["Args", "_field_docs", "evaluate", "league_mix", "parse_args", "parse_league", "train"]
 
@@ -140,18 +140,11 @@ def setup(args: Args) -> Run:
         wider = widened_widths(args.hidden, net.config["hidden"])
         if wider:
             net = widen(net, wider, args.seed)
-        if args.features and not net.config.get("features"):
-            print(f"adding the feature set {args.features}: statistics from heuristic games")
-            sample = observation_sample(int_list(args.players, "players") or [3, 4, 5, 6],
-                                        args.rules or None, args.seed)  # fmt: skip
-            net = add_features(net, args.features, sample)
         # config.json records them, so that --resume rebuilds this network
         args.hidden, args.prior = widths_spec(net.config["hidden"]), net.config.get("prior", "")
-        args.features = net.config.get("features", "")
     else:
         hidden = tuple(int_list(args.hidden, "hidden"))
-        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior,
-                        args.features)  # fmt: skip
+        net = PolicyNet(game.obs_size, game.num_actions, hidden, game.name, args.prior)
     teacher = agents.load(args.imitate, seed=args.seed) if args.imitation_updates else None
     prior = prior_of(net.config, args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
@@ -210,7 +203,7 @@ def collect_rollout(run: Run) -> Rollout:
                   prior=torch.zeros(shape, dtype=torch.long))  # fmt: skip
     policy = NumpyPolicy(run.net)
     for step in range(args.num_steps):
-        out.obs_parts.append(nonzero_part(run.net.inputs(run.next_obs)))
+        out.obs_parts.append(nonzero_part(run.next_obs))
         out.mask[step] = run.next_mask
         logits, value = policy.logits_and_value(*out.obs_parts[-1])
         legal, valid = legal_actions(run.next_mask)
@@ -252,7 +245,7 @@ def compute_advantages(run: Run, rollout: Rollout) -> tuple[torch.Tensor, torch.
     envs reset in the step an episode ends)."""
     args = run.args
     with torch.no_grad():
-        next_value = run.net(torch.as_tensor(run.net.inputs(run.next_obs)))[1]
+        next_value = run.net(torch.as_tensor(run.next_obs))[1]
         adv = torch.zeros_like(rollout.rewards)
         last = torch.zeros(args.num_envs)
         for t in reversed(range(args.num_steps)):
@@ -280,7 +273,6 @@ def make_batch(run: Run, rollout: Rollout, adv: torch.Tensor, returns: torch.Ten
     if imitating:
         b_obs = np.zeros((run.batch_size, run.net.obs_mean.shape[0]), np.float32)
         b_obs[:, columns.numpy()] = b_x.numpy()
-        b_obs = b_obs[:, : run.game.obs_size]  # the observation, not the appended features
         teacher_pos = position_in(b_legal, torch.as_tensor(run.teacher.act(b_obs, b_mask.numpy())))
     return Batch(columns=columns, z=b_z, legal=b_legal, valid=b_valid,
                  pos=position_in(b_legal, rollout.actions.reshape(-1)),

@@ -64,13 +64,6 @@ class Args:
     """an agent the policy is a residual on (e.g. heuristic; empty: none): the logit of the
     prior's choice gets a learned bonus, so the policy starts as that agent and learns where
     to depart from it; the agent is consulted whenever the policy plays"""
-    features: str = ""
-    """a feature set the network reads besides the observation (agents/ppo/features.py:
-    score-v1, each seat's score, the lead, the money each seat is short of the money win;
-    threat-v1, those and each seat's Hideout defense and attack power, compared with the own
-    Hideout's;
-    empty: none). With --init of a policy without features, the new inputs join with zero
-    weights (train/widen.py): the network starts playing exactly as the file's"""
     init: str = ""
     """a policy file to start the network from (e.g. agents/policies/ppo_noir.pt), to
     fine-tune it: its weights, widths and prior are the run's (--prior must be left out or
@@ -181,7 +174,6 @@ def check_args(args: Args) -> None:
     (a value out of range, an unknown game, agent or rules preset, a run folder outside
     runs/), so that a run fails before any work, not after its first update."""
     from agents import load
-    from agents.ppo.features import feature_size
     from noir_env.game import get_game
 
     check = FlagCheck(args)
@@ -223,13 +215,6 @@ def check_args(args: Args) -> None:
             load(args.prior)
         except ValueError as e:
             raise ValueError(f"--prior: {e}") from None
-    if args.features:
-        try:
-            feature_size(args.features)
-        except ValueError as e:
-            raise ValueError(f"--features: {e}") from None
-        need(args.game == "noir", "features", "only with --game noir (the feature sets read "
-             "NOIR observations)")  # fmt: skip
     if args.init_snapshot:
         need(bool(args.init), "init-snapshot", "needs --init (the network it snapshots)")
         need("self" in parse_league(args.league), "init-snapshot", "needs `self` in --league")
@@ -263,9 +248,6 @@ def check_init(args: Args, game) -> None:
         raise ValueError(
             f"--prior {args.prior}: the --init policy's prior is {cfg.get('prior') or 'none'}"
         )
-    if args.features and cfg.get("features", "") not in ("", args.features):
-        raise ValueError(f"--features {args.features}: the --init policy reads "
-                         f"{cfg['features']!r}")  # fmt: skip
 
 
 def widened_widths(hidden: str, init_widths: list[int]) -> list[int]:

@@ -1,5 +1,5 @@
 """Grow a trained policy without changing what it plays: wider hidden layers (`--init` with a
-wider `--hidden`), or new inputs (`--init` with `--features`).
+wider `--hidden`).
 
 A fine-tune that plateaus may be short of capacity; training a wider net from scratch costs
 the whole run again. `widen` keeps every trained weight and adds units whose outgoing weights
@@ -7,13 +7,10 @@ are zero (Net2Net's function-preserving growth, Chen et al. 2016, with zero inst
 units): the wider net's logits and value equal the old net's exactly, and training grows the
 new units from there. Their incoming weights are initialised as `PolicyNet` initialises a
 layer (orthogonal), so their gradients are not zero; the heads' new columns start at zero.
-`add_features` likewise appends a feature set's inputs (agents/ppo/features.py) with zero
-weights in the first layer.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 from torch import nn
 
@@ -62,54 +59,3 @@ def widen(net: PolicyNet, hidden: list[int], seed: int = 0) -> PolicyNet:
     if "prior" in cfg:
         wide.prior_weight.copy_(net.prior_weight)
     return wide.train(net.training)
-
-
-@torch.no_grad()
-def add_features(net: PolicyNet, features: str, sample: np.ndarray) -> PolicyNet:
-    """A new `PolicyNet` that also reads the feature set `features` (agents/ppo/features.py)
-    and computes what `net` computes: the first layer's weights on the new inputs are zero,
-    every other weight, the prior and the observation statistics are `net`'s. The new
-    inputs' statistics are those of `sample` (observations [B, obs_size], e.g.
-    `observation_sample`), so that training reads them scaled like the others from its
-    first update. ValueError if `net` already reads a feature set."""
-    if net.config.get("features"):
-        raise ValueError(f"the policy already reads the feature set {net.config['features']!r}")
-    with torch.random.fork_rng():  # its fresh weights are all replaced: spare the run's stream
-        grown = PolicyNet.from_config(net.config | {"features": features})
-    state = net.state_dict()
-    width = state["obs_mean"].shape[0]
-    new = torch.from_numpy(grown.inputs(sample)[:, width:])
-    first = "body.0.weight"
-    state[first] = torch.cat([state[first], state[first].new_zeros(state[first].shape[0],
-                                                                    new.shape[1])], 1)  # fmt: skip
-    var = new.var(0, unbiased=False)
-    seen = var > 0  # an input constant in the sample (seat 5 at 4 players) starts as a fresh net's
-    state["obs_mean"] = torch.cat([state["obs_mean"], torch.where(seen, new.mean(0), 0.0)])
-    state["obs_var"] = torch.cat([state["obs_var"], torch.where(seen, var, 1.0)])
-    grown.load_state_dict(state)
-    return grown.train(net.training)
-
-
-def observation_sample(players: list[int], rules: str | None, seed: int,
-                       games: int = 128, every: int = 7) -> np.ndarray:  # fmt: skip
-    """float32 [B, obs_size]: observations of the player to act, every `every`-th decision of
-    `games` NOIR games per player count in `players` played by the `heuristic` agent in
-    every seat (a few seconds)."""
-    import agents
-    from noir_env import core
-
-    heuristic = agents.load("heuristic", seed=seed)
-    out = []
-    for n in players:
-        state = core.init(games, n, rules or "noirburg", seeds=seed)
-        for step in range(4000):
-            live = core.current_player(state) >= 0
-            if not live.any():
-                break
-            obs, mask = core.observe(state), core.legal_action_mask(state)
-            if step % every == 0:
-                out.append(obs[live])
-            actions = np.zeros(len(live), np.int64)
-            actions[live] = heuristic.act(obs[live], mask[live])
-            core.step(state, actions)
-    return np.concatenate(out)

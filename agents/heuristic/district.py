@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agents.finished import act_on_live_rows
 from agents.games import check_observation
 from noir_env.district import constants as C
 from noir_env.district.observe import (
@@ -150,8 +151,8 @@ def _act_serial(obs, mask, out):
 
 class DistrictHeuristicAgent:
     """Majority-aware District Noir heuristic. `act(obs, mask)` takes batched arrays
-    [N, OBS_SIZE] and [N, 14] (or one row each) and returns legal action ids; NOIR
-    observations are refused (`agents.games`)."""
+    [N, OBS_SIZE] and [N, 14] (or one row each) and returns legal action ids (-1 for a
+    finished game's row, `agents.finished`); NOIR observations are refused (`agents.games`)."""
 
     name = "district-heuristic"
     game = "district_noir"  # agents.games: the game whose observations it reads
@@ -164,8 +165,10 @@ class DistrictHeuristicAgent:
         check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], C.NUM_ACTIONS):
             raise ValueError(f"expected mask [N, {C.NUM_ACTIONS}], got {mask.shape}")
-        if not mask.any(axis=1).all():
-            raise ValueError("every mask row needs a legal action (a finished game has none)")
+        return act_on_live_rows(self._act_rows, obs, mask)
+
+    def _act_rows(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """One legal action per row of `mask`, each of which has one."""
         out = np.empty(obs.shape[0], np.int64)
         kernel = _act_parallel if obs.shape[0] >= 64 else _act_serial
         kernel(np.ascontiguousarray(obs), mask.astype(np.bool_, copy=False), out)

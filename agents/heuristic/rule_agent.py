@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.finished import act_on_live_rows
 from agents.games import check_observation
 from noir_env.spaces import NUM_ACTIONS
 
@@ -47,8 +48,9 @@ class RuleAgent:
         self._salt = seed_salt(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray | int:
-        """One legal action per row (an int for a 1-D obs/mask). Raises ValueError for
-        arrays of the wrong shape or a row without a legal action."""
+        """One legal action per row (an int for a 1-D obs/mask); -1 for a row without a
+        legal action (a finished game: `agents.finished`). Raises ValueError for arrays of
+        the wrong shape."""
         obs = np.asarray(obs)
         mask = np.asarray(mask)
         if obs.ndim == 1 and mask.ndim == 1:
@@ -58,9 +60,10 @@ class RuleAgent:
             want = (obs.shape[0], NUM_ACTIONS)
             raise ValueError(f"mask must have shape {want}, got {mask.shape}")
         mask = mask.astype(np.bool_, copy=False)
-        empty = ~mask.any(axis=1)
-        if empty.any():
-            raise ValueError(f"row {int(np.flatnonzero(empty)[0])} of the mask has no legal action")
+        return act_on_live_rows(self._act_rows, obs, mask)
+
+    def _act_rows(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """One legal action per row of `mask`, each of which has one."""
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         out = np.empty(obs.shape[0], np.int64)
         parallel, serial = self._kernels

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.finished import act_on_live_rows
 from agents.games import OBS_SIZES, game_of_observation
 from agents.ppo.file import load_policy, save_policy  # noqa: F401 - save_policy: re-exported
 from agents.ppo.net import PolicyNet, nonzero_part, sample_actions
@@ -64,7 +65,8 @@ class PPOAgent:
         self.prior = prior if name else None
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """int64 actions, one per row (a 1-D obs and mask give one action)."""
+        """int64 actions, one per row (a 1-D obs and mask give one action); -1 for a row
+        without a legal action (a finished game: `agents.finished`)."""
         single = np.ndim(mask) == 1
         o = np.atleast_2d(np.asarray(obs, dtype=np.float32))
         m = np.atleast_2d(np.asarray(mask)).astype(np.bool_, copy=False)
@@ -79,9 +81,12 @@ class PPOAgent:
             )
         if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
-        if not m.any(axis=1).all():
-            raise ValueError("a mask row has no legal action")
-        logits = self.policy.logits(self.net.inputs(o))
+        out = act_on_live_rows(self._act_rows, o, m)
+        return out[0] if single else out
+
+    def _act_rows(self, o: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """One action per row of the mask `m`, each of which has a legal action."""
+        logits = self.policy.logits(o)
         if self.prior is not None:  # (a net with a prior reads today's layout: o as given)
             logits[np.arange(len(m)), self.prior.act(o, m)] += self.policy.prior_weight
         logits = np.where(m, logits, -np.inf)
@@ -91,7 +96,7 @@ class PPOAgent:
         else:  # exp of finite numbers only (exp(-inf) takes a slow path)
             probs = np.exp(np.where(m, logits - best, 0.0)) * m
             out = sample_actions(probs, self.rng)
-        return out[0] if single else out
+        return out
 
 
 class NumpyPolicy:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.finished import act_on_live_rows
 from agents.games import game_of_observation
 from agents.ppo.agent import PPOAgent
 from agents.ppo.file import load_policy
@@ -123,7 +124,8 @@ class PPOByPlayers:
         self._network_of = np.array([list(by_file).index(files[n]) for n in PLAYER_COUNTS])
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """int64 actions, one per row (a 1-D obs and mask give one action)."""
+        """int64 actions, one per row (a 1-D obs and mask give one action); -1 for a row
+        without a legal action (a finished game: `agents.finished`)."""
         single = np.ndim(mask) == 1
         o = np.atleast_2d(np.asarray(obs, dtype=np.float32))
         m = np.atleast_2d(np.asarray(mask)).astype(np.bool_, copy=False)
@@ -134,6 +136,11 @@ class PPOByPlayers:
                              f" got {tuple(o.shape)}{hint}")  # fmt: skip
         if o.shape[0] != m.shape[0]:
             raise ValueError(f"obs {tuple(o.shape)} and mask {tuple(m.shape)} do not match")
+        out = act_on_live_rows(self._act_rows, o, m)
+        return out[0] if single else out
+
+    def _act_rows(self, o: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """One action per row, each row's network chosen by its player count."""
         count_bits = o[:, COUNT_START : COUNT_START + COUNT_SIZE] > 0.5
         if not (count_bits.sum(axis=1) == 1).all():
             raise ValueError("an observation row has no player count (its one-hot is not set)")
@@ -143,4 +150,4 @@ class PPOByPlayers:
             rows = np.flatnonzero(network == k)
             if len(rows):
                 out[rows] = agent.act(o[rows], m[rows])
-        return out[0] if single else out
+        return out

@@ -24,7 +24,6 @@ from typing import Any
 
 import torch
 
-from agents.ppo.features import FEATURE_SETS, feature_size
 from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
 from agents.ppo.torch_file import load_torch_file
 from noir_env._atomic import atomic_write
@@ -76,7 +75,7 @@ def policy_checksum(config: dict[str, Any], state: dict[str, torch.Tensor]) -> s
 def parameter_shapes(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     """The name and shape of every tensor of `PolicyNet(**config)`'s state_dict, computed
     without building it."""
-    obs = width = config["obs_size"] + feature_size(config.get("features", ""))
+    obs = width = config["obs_size"]
     shapes = {"obs_mean": (obs,), "obs_var": (obs,), "obs_count": ()}
     for k, h in enumerate(config["hidden"]):  # body: Linear, Tanh, Linear, Tanh, ...
         shapes[f"body.{2 * k}.weight"], shapes[f"body.{2 * k}.bias"] = (h, width), (h,)
@@ -155,7 +154,7 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     if not isinstance(cfg, dict):
         raise ValueError(f"{path}: 'config' is not a dict")
     missing = {"obs_size", "num_actions", "hidden"} - set(cfg)
-    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior", "features"}
+    unknown = set(cfg) - {"obs_size", "num_actions", "hidden", "game", "prior"}
     if missing or unknown:
         raise ValueError(f"{path}: config keys {_missing_unknown(missing, unknown)}")
     hidden = cfg["hidden"]
@@ -174,17 +173,9 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
     prior = cfg.get("prior", "")
     if not isinstance(prior, str) or len(prior) > 200:
         raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
-    features = cfg.get("features", "")
-    if not isinstance(features, str) or (features and features not in FEATURE_SETS):
-        raise ValueError(f"{path}: config 'features' must be a feature set "
-                         f"({sorted(FEATURE_SETS)}), got {features!r}")  # fmt: skip
-    if features and game != "noir":
-        raise ValueError(f"{path}: config 'features' {features!r} reads NOIR observations, "
-                         f"the policy plays {game!r}")  # fmt: skip
     checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
                "hidden": list(hidden), "game": game}  # fmt: skip
-    optional = {"prior": prior, "features": features}  # absent where empty, as written
-    return checked | {key: value for key, value in optional.items() if value}
+    return checked | ({"prior": prior} if prior else {})  # absent where empty, as written
 
 
 def _missing_unknown(missing: set[str], unknown: set[str]) -> str:

@@ -7,8 +7,6 @@ self-contained. Its first layer reads only the columns that are nonzero somewher
 batch (a NOIR observation has about 80 nonzero entries of 2,631): the same function as the
 dense layer at a fraction of the cost. Training reads only each row's legal actions
 (`legal_actions`, `PolicyNet.legal_heads`, `legal_policy`): a decision has about 3 of 384.
-A net may also read a feature set (`features`, agents/ppo/features.py: derived inputs
-appended to the observation by `PolicyNet.inputs`).
 """
 
 from __future__ import annotations
@@ -19,8 +17,6 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
-
-from agents.ppo.features import feature_size, with_features
 
 ILLEGAL_LOGIT = -1e9  # the logit of an action that is not legal: probability 0, no NaN
 # the starting bonus of a prior agent's choice (`PolicyNet(prior=...)`): with about 3 legal
@@ -45,7 +41,6 @@ class PolicyNet(nn.Module):
         hidden: tuple[int, ...] = (256, 256),
         game: str = "noir",
         prior: str = "",
-        features: str = "",
     ):
         super().__init__()
         self.config = {  # plain ints: the config is written into policy files as it is
@@ -57,33 +52,23 @@ class PolicyNet(nn.Module):
         if prior:  # absent otherwise: files of policies without a prior stay as they were
             self.config["prior"] = str(prior)
             self.prior_weight = nn.Parameter(torch.tensor(PRIOR_WEIGHT_INIT))
-        if features:  # likewise: derived inputs appended to the observation (`inputs`)
-            self.config["features"] = str(features)
-        input_size = obs_size + feature_size(features)
         layers: list[nn.Module] = []
-        width = input_size
+        width = obs_size
         for h in hidden:
             layers += [_orthogonal(nn.Linear(width, h), np.sqrt(2)), Tanh()]
             width = h
         self.body = nn.Sequential(*layers)
         self.pi = _orthogonal(nn.Linear(width, num_actions), 0.01)
         self.v = _orthogonal(nn.Linear(width, 1), 1.0)
-        self.register_buffer("obs_mean", torch.zeros(input_size))
-        self.register_buffer("obs_var", torch.ones(input_size))
+        self.register_buffer("obs_mean", torch.zeros(obs_size))
+        self.register_buffer("obs_var", torch.ones(obs_size))
         self.register_buffer("obs_count", torch.tensor(1e-4, dtype=torch.float64))
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> PolicyNet:
         """A new net (fresh weights) of a policy file's `config`."""
         return cls(config["obs_size"], config["num_actions"], tuple(config["hidden"]),
-                   config.get("game", "noir"), config.get("prior", ""),
-                   config.get("features", ""))  # fmt: skip
-
-    def inputs(self, obs: np.ndarray) -> np.ndarray:
-        """What the network reads for observations obs [B, obs_size]: obs with its feature
-        set's values appended (`agents.ppo.features`), obs itself without one. The
-        statistics (`obs_mean`, ...) and the first layer are over these columns."""
-        return with_features(self.config.get("features", ""), obs)
+                   config.get("game", "noir"), config.get("prior", ""))  # fmt: skip
 
     def normalize(self, obs: torch.Tensor, columns: torch.Tensor | None = None) -> torch.Tensor:
         """Observations (or the given columns of them) scaled by the running statistics,

@@ -12,7 +12,7 @@ never reads what that player cannot see: the first thing it does with a game is
 `core.sample_hidden` from the acting seat (a re-deal that is a function of the seat's
 information and the seed alone), and the search only ever works on that copy and on
 re-deals of it. So its choice is the same in every state the seat cannot tell apart
-(tested in tests/test_ismcts.py). `agent.uses_state` is True for callers that dispatch.
+(tested in tests/agents/test_ismcts.py). `agent.uses_state` is True for callers that dispatch.
 
 **The search** (docs/ISMCTS.md has the measurements). Each iteration draws one
 *determinization*: a re-deal of the hidden cards and the dice from the seat's view
@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.finished import NO_ACTION
 from agents.heuristic.v2.agent import STYLES
 from agents.search.tree import (
     ACTION,
@@ -181,9 +182,9 @@ class ISMCTSAgent:
 
     def act_on_state(self, state: core.State, games: np.ndarray | list[int] | None = None):
         """int64 [len(games)]: the action of each listed game's current player, chosen from
-        that player's information only (module docstring). games: indices into `state`
-        (default: every game not over). Raises ValueError for a finished game or a bad
-        index."""
+        that player's information only (module docstring); -1 for a game that is over
+        (`agents.finished`). games: indices into `state` (default: every game not over).
+        Raises ValueError for a bad index."""
         kv = kernel_view(state)
         if games is None:
             games = np.flatnonzero(kv["actor"] >= 0)
@@ -192,9 +193,7 @@ class ISMCTSAgent:
             raise ValueError(f"games must index the batch of {kv.shape[0]}, got {idx.tolist()}")
         out = np.empty(idx.shape[0], np.int64)
         for k, g in enumerate(idx.tolist()):
-            if kv["actor"][g] < 0:
-                raise ValueError(f"game {g} is over: it has no player to act")
-            out[k] = self._decide(state, g)
+            out[k] = self._decide(state, g) if kv["actor"][g] >= 0 else NO_ACTION
         return out
 
     def _decide(self, state: core.State, g: int) -> int:

@@ -9,9 +9,10 @@ from typing import Any
 import pyspiel
 
 from ..game import Game, get_game
+from .deal import DEAL_NODES, DEAL_OUTCOMES, DEAL_SEEDS
 from .observer import Observer
 from .record import state_from_text
-from .state import DEAL_NODES, DEAL_OUTCOMES, SpielState, public_bytes
+from .state import SpielState, public_bytes
 
 GAMES = ("noir", "district_noir")  # OpenSpiel short names, the same as our registry's
 MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v2's max_steps (random 6-player games: ~1,700)
@@ -19,7 +20,6 @@ MAX_GAME_LENGTH = 10_000  # NOIR's cut, as noir_v2's max_steps (random 6-player 
 # ones itself (DN5.1), so a game ends within this many decisions without a cut
 DISTRICT_MAX_LENGTH = 48
 INT_RANGE = (-(2**31), 2**31 - 1)  # OpenSpiel's integer parameters are C++ ints
-DEAL_SEEDS = DEAL_OUTCOMES**DEAL_NODES  # deals the chance nodes choose among
 
 
 def parameters(game: Game) -> dict[str, Any]:

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
-from .state import DEAL_NODES, WORLD_SEEDS, SpielState
+from .deal import DEAL_NODES, WORLD_SEEDS
 
 if TYPE_CHECKING:
     from .game import SpielGame
+    from .state import SpielState
 
 FORMAT = "noir_env.openspiel/1"
 KEYS = ("format", "game", "parameters", "history", "worlds")
@@ -45,9 +46,7 @@ def state_to_text(state: SpielState) -> str:
 
 def restore_state(game: Any, text: str) -> SpielState:
     """The state a pickle holds (`SpielState.__reduce__`): `game.deserialize_state(text)`."""
-    from .game import SpielGame
-
-    if not isinstance(game, SpielGame):
+    if not isinstance(game, pyspiel.Game) or not hasattr(game, "core_game"):  # not one of ours
         raise ValueError(f"not a noir_env OpenSpiel game: {type(game).__name__}")
     return game.deserialize_state(text)
 

@@ -19,13 +19,11 @@ import numpy as np
 import pyspiel
 
 from ..views import board_text
+from .deal import DEAL_NODES, DEAL_OUTCOMES, DEAL_SEEDS, WORLD_SEEDS
+from .record import restore_state, state_to_text
 
 if TYPE_CHECKING:
     from .game import SpielGame
-
-DEAL_NODES = 4  # chance nodes before the deal: one byte of its 32-bit seed each
-DEAL_OUTCOMES = 256  # equally likely outcomes of each
-WORLD_SEEDS = 2**62  # seeds of the worlds resample_from_infostate re-deals
 
 
 def public_bytes(core: Any, state: Any) -> np.ndarray:
@@ -120,7 +118,7 @@ class SpielState(pyspiel.State):
         """Deal the core game with the seed the chance outcomes chose (in the block
         `rng_seed` picks)."""
         game = self._game
-        seed = game.rng_seed * DEAL_OUTCOMES**DEAL_NODES + int.from_bytes(bytes(self._deal), "big")
+        seed = game.rng_seed * DEAL_SEEDS + int.from_bytes(bytes(self._deal), "big")
         # ask_all: every decision whose being forced is not public is presented, so who is
         # asked reveals nothing hidden (District Noir's core ignores it: DN5.1)
         state = self._core.init(1, game.num_seats, game.rules, seeds=[seed], ask_all=True)
@@ -205,14 +203,10 @@ class SpielState(pyspiel.State):
     def serialize(self) -> str:
         """The state as plain data (JSON: the game's parameters, the history and the
         re-dealt worlds), which `game.deserialize_state` replays; never a pickle."""
-        from .record import state_to_text
-
         return state_to_text(self)
 
     def __reduce__(self) -> tuple:
         # pickled as the same plain data, loaded back through the same checks
-        from .record import restore_state
-
         return restore_state, (self.get_game(), self.serialize())
 
     def __str__(self) -> str:

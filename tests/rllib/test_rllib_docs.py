@@ -1,5 +1,5 @@
 """The Python blocks of docs/rllib.md, which the main suite cannot run (it has no ray:
-they are marked `not run` there), run here as tests/test_doc_examples.py runs the others:
+they are marked `not run` there), run here as tests/docs/test_doc_examples.py runs the others:
 each on its own, in a fresh interpreter, in an empty folder."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_doc_examples import ROOT, code_blocks
+
+from tests.docs.test_doc_examples import ROOT, code_blocks
 
 DOC = ROOT / "docs" / "rllib.md"
 BLOCKS = [(line, code) for line, lang, code, reason in code_blocks(DOC)

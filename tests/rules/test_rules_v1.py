@@ -1,4 +1,4 @@
-"""Scenarios for the rules-v1 changes (issue 6): the window before the Attack step, play order
+"""Scenarios for the rules-v1 changes: the window before the Attack step, play order
 at a window's close, several Police in one window, the preset details the texts specify, the
 presentation mode `ask_all`, and the public knowledge added to the observation."""
 
