@@ -16,7 +16,7 @@ around it, its results per rung and per player count. Written to --out: results.
 games, appended per batch: run the same command again to resume a killed run), rating.json
 and rating.md (versions, seeds, games, the command line), for a paper to cite.
 
-The defaults play about 2,900 games, about ten CPU-minutes for a fast agent, most of them
+The defaults play about 2,900 games, about eight CPU-minutes for a fast agent, most of them
 at the search rungs' tables; --no-search leaves those out, --games scales the protocol.
 """
 

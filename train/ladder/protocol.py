@@ -59,9 +59,9 @@ RUNGS: tuple[Rung, ...] = (
     Rung("heuristic-economic", "heuristic-economic"),
     Rung("heuristic", "heuristic"),
     Rung("ppo", "ppo", 6.0),
-    Rung("ismcts-16", "ismcts:budget=16", 600.0),
+    Rung("ismcts-16", "ismcts:budget=16", 550.0),
     Rung("ismcts-64", "ismcts:budget=64", 2000.0),
-    Rung("ismcts-200", "ismcts:budget=200", 7500.0),
+    Rung("ismcts-200", "ismcts:budget=200", 6000.0),
 )
 ANCHOR, ANCHOR_RATING = "heuristic-v1", 1000.0  # frozen code: its rating does not drift
 
@@ -92,7 +92,7 @@ def ladder_kinds(scale: float = 1.0) -> list[TableKind]:
     """The ladder's tables: the cheap rungs among themselves, each search rung with cheap
     rungs, and each pair of search rungs with cheap rungs (so that they meet)."""
     kinds = [TableKind((), _count(1000, scale), 100)]
-    for name, deals in zip(SEARCH, (16, 10, 5), strict=True):
+    for name, deals in zip(SEARCH, (16, 10, 4), strict=True):
         kinds.append(TableKind((name,), _count(deals, scale), 1))
     pairs = [(a, b) for i, a in enumerate(SEARCH) for b in SEARCH[i + 1 :]]
     kinds += [TableKind(pair, _count(2, scale), 1) for pair in pairs]
@@ -183,7 +183,7 @@ def describe(kinds: list[TableKind], players: tuple[int, ...], seed: int) -> dic
         "rules": RULES,
         "players": list(players),
         "seed": int(seed),
-        "rungs": [asdict(r) for r in RUNGS],
+        "rungs": [{"name": r.name, "spec": r.spec} for r in RUNGS],
         "kinds": [asdict(k) for k in kinds],
     }
 
