@@ -75,7 +75,7 @@ $(STAMP_DOCS): pyproject.toml | $(BIN)/python
 demo: $(STAMP_TRAIN)
 	$(BIN)/python -m train.demo
 
-# lint first (`make lint`: a style error fails at once), then the suite, then once the
+# lint first (`make lint`: a style or type error fails at once), then the suite, then once the
 # position fuzz with bounds-checked kernels (a subprocess that compiles every kernel again
 # with NUMBA_BOUNDSCHECK=1; tests/core/test_fuzz_positions.py); the docs extra lets
 # tests/docs/test_docs_site.py build the site with --strict, as `make docs` does;
@@ -83,9 +83,11 @@ demo: $(STAMP_TRAIN)
 # TextArena and OpenSpiel are installed into the main venv: tests/textarena and tests/openspiel
 # run with the suite (NOIR_REQUIRE_OPENSPIEL: they fail rather than skip if pyspiel is
 # missing), and so does Minari for tests/train/test_dataset.py (NOIR_REQUIRE_MINARI).
-# The replay viewer's tests open its pages in headless Chromium (tests/train/test_replay.py):
-# Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a missing
-# browser a failure here, where a bare pytest elsewhere skips those tests
+# The replay viewer's tests open its pages in headless Chromium (tests/train/test_replay.py),
+# and the browser game's tests drive its page there through Playwright (tests/train/web; the
+# dev extra's playwright, pointed at Debian's chromium: Playwright's own browser download is
+# not used): Debian's chromium is installed when missing, and NOIR_REQUIRE_BROWSER=1 makes a
+# missing browser a failure here, where a bare pytest elsewhere skips those tests
 test: lint $(STAMP_TRAIN) $(STAMP_TEXTARENA) $(STAMP_DOCS) $(STAMP_OPENSPIEL) $(STAMP_DATASET) $(STAMP_RLLIB)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	NOIR_REQUIRE_BROWSER=1 NOIR_REQUIRE_OPENSPIEL=1 NOIR_REQUIRE_MINARI=1 $(BIN)/python -m pytest
@@ -111,8 +113,11 @@ test-fast: lint $(STAMP_TRAIN)
 docs: $(STAMP_DOCS)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-lint: $(STAMP_DEV)
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+# ruff, then mypy over noir_env, agents and train ([tool.mypy] in pyproject.toml). mypy reads
+# the train extra's own type hints (torch, stable-baselines3, matplotlib, openskill), so lint
+# installs it; the other extras' packages have none and read as Any, installed or not
+lint: $(STAMP_TRAIN)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
 
 bench: $(STAMP_BENCH) $(STAMP_TRAIN) $(STAMP_OPENSPIEL) $(STAMP_RLLIB)
 	$(BIN)/python bench/core.py
@@ -129,5 +134,5 @@ bench-rllib: $(STAMP_RLLIB)
 	$(BIN_RLLIB)/python bench/rllib.py
 
 clean:
-	rm -rf $(VENV) $(VENV_RLLIB) .pytest_cache .ruff_cache .hypothesis site
+	rm -rf $(VENV) $(VENV_RLLIB) .pytest_cache .ruff_cache .mypy_cache .hypothesis site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -53,12 +53,12 @@ def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = Tr
         # argparse %-formats help strings: a literal % in a docstring would garble --help
         help_text = help_text.replace("%", "%%")
         default = f.default if defaults else argparse.SUPPRESS
-        if f.type == "bool":
+        if _type_name(f) == "bool":
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
             )
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
+            kind = {"int": int, "float": float, "str": str}[_type_name(f)]
             parser.add_argument(flag, type=kind, default=default, help=help_text)
     return parser
 
@@ -67,7 +67,7 @@ def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]
     """The entries of `saved` (settings read from a file at `where`) that are fields of the
     dataclass `cls` (fields typed int, float, str or bool); ValueError naming `where` and the
     key for a value of another kind (a bool is no int, a string no number)."""
-    kinds = {f.name: f.type for f in dataclasses.fields(cls)}
+    kinds = {f.name: _type_name(f) for f in dataclasses.fields(cls)}
     values = {k: v for k, v in saved.items() if k in kinds}
     for key, value in values.items():
         kind = kinds[key]
@@ -81,15 +81,26 @@ def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]
     return values
 
 
+def _type_name(f: dataclasses.Field) -> str:
+    """The type of field `f` as written ("int", "float", "str" or "bool"): a string where
+    its class's annotations are (`from __future__ import annotations`), else the type."""
+    return f.type if isinstance(f.type, str) else f.type.__name__
+
+
 def field_docs(cls: type) -> dict[str, str]:
     """The string under each field of the dataclass `cls` (attribute docstrings)."""
-    body = ast.parse(inspect.getsource(cls)).body[0].body
+    definition = ast.parse(inspect.getsource(cls)).body[0]
+    if not isinstance(definition, ast.ClassDef):
+        raise TypeError(f"{cls!r} is not a class")
+    body = definition.body
     return {
         field.target.id: doc.value.value
         for field, doc in zip(body, body[1:], strict=False)
         if isinstance(field, ast.AnnAssign)
+        and isinstance(field.target, ast.Name)
         and isinstance(doc, ast.Expr)
         and isinstance(doc.value, ast.Constant)
+        and isinstance(doc.value.value, str)
     }
 
 

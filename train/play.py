@@ -1,7 +1,9 @@
-"""Play a game in the terminal against bots: NOIR, District Noir or any registered game.
+"""Play a game in the terminal against bots: NOIR, District Noir or any registered game;
+or, with --web, in the browser.
 
     python -m train.play --players 4 --opponents random [--rules noirburg] [--seat 0] [--seed 1]
     python -m train.play --game district_noir --opponents district-heuristic
+    python -m train.play --web --players 4 --opponents ppo [--port 8000]   # train/web
 
 You play one seat of the game's AEC env (NOIR's `noir_v2`: the multi-agent presentation, you
 are asked in every reaction window, out of turn too); the other seats are agents by name
@@ -34,6 +36,7 @@ from noir_env.text import legal_moves
 from noir_env.threads import set_threads
 
 from .cli import first_paragraph
+from .table import load_bots, result_text
 
 QUIT_WORDS = ("quit", "exit", "q")
 BOARD_WORDS = ("board", "?")
@@ -45,28 +48,6 @@ HELP = (
 
 class Quit(Exception):
     """The human stopped the game (`quit` or end of input)."""
-
-
-def load_bots(opponents: list[str], num_players: int, human_seat: int, seed: int | None):
-    """{seat: (name, agent)} for every seat but the human's: one name for all bots, or one
-    per bot in seat order. Raises ValueError for a wrong count or an unknown name."""
-    from agents import load
-
-    bots = num_players - 1
-    if len(opponents) not in (1, bots):
-        raise ValueError(
-            f"give one opponent for every bot or one per bot ({bots}), got {len(opponents)}"
-        )
-    names = opponents * bots if len(opponents) == 1 else list(opponents)
-    seats = [q for q in range(num_players) if q != human_seat]
-    out = {}
-    for k, (seat, name) in enumerate(zip(seats, names, strict=True)):
-        out[seat] = (name, load(name, seed=None if seed is None else _bot_seed(seed, k)))
-    return out
-
-
-def _bot_seed(seed: int, k: int) -> int:
-    return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
 
 
 def describe_action(
@@ -163,17 +144,8 @@ class HumanGame:
 
     def result_text(self) -> str:
         """Who won and why, and every score (read from the finished game's state)."""
-        g, state, names = self.game, self.env.state, self.player_names
-        if g.current_player(state)[0] >= 0:
-            return f"The game was stopped after {self.env.max_steps} decisions: no winner."
-        winners = [names[q] for q in range(len(names)) if g.winners(state)[0, q]]
-        you = "You won!" if self.human in winners else "You lost."
-        reason = g.win_reasons[int(g.win_reason(state)[0])]
-        points = g.scores(state)[0]
-        scores = ", ".join(f"{a} {int(points[q])}" for q, a in enumerate(names))
-        if not winners:
-            return f"A draw ({reason}). Scores: {scores}"
-        return f"{you} Won by {' and '.join(winners)} ({reason}). Scores: {scores}"
+        return result_text(self.game, self.env.state, self.player_names, self.human,
+                           self.env.max_steps)  # fmt: skip
 
     # --- decisions ----------------------------------------------------------------------------
     def bot_decision(self, agent: str, info: dict) -> int:
@@ -303,7 +275,8 @@ def _blocks(board: str) -> list[tuple[tuple[str, int], list[str]]]:
             blocks[-1].append(line)
         else:
             blocks.append([line])
-    keyed, seen = [], {}
+    keyed: list[tuple[tuple[str, int], list[str]]] = []
+    seen: dict[str, int] = {}
     for block in blocks:
         word = block[0].split()[0].rstrip(":")
         seen[word] = seen.get(word, -1) + 1
@@ -344,7 +317,7 @@ def play(
     if not 0 <= seat < n:
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
     env = make_env(num_players=n, rules=rules) if make_env else GameAECEnv(g, n, rules)
-    bots = load_bots(opponents or ["random"], n, seat, seed)
+    bots = load_bots(opponents or ["random"], n, seat, seed, g)
     env.reset(seed=seed)
     human = HumanGame(env, seat, bots, stdin or sys.stdin, stdout or sys.stdout, ask_forced, g)
     return human.run()
@@ -369,11 +342,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None, help="the deal and the bots' seeds")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask also when only one action is legal")  # fmt: skip
+    p.add_argument("--web", action="store_true",
+                   help="play in the browser: serve a page locally, print its address")  # fmt: skip
+    p.add_argument("--port", type=int, default=0,
+                   help="with --web: the port on 127.0.0.1 (default: a free one)")  # fmt: skip
     args = p.parse_args(argv)
     try:
         set_threads()  # the project's thread choice (noir_env.threads): NOIR_THREADS or 1
+        if args.web:
+            from .web import Settings, serve
+
+            serve(Settings(args.game, args.players, args.rules, args.seat, args.opponents,
+                           args.seed, args.ask_forced), args.port)  # fmt: skip
+            return 0
         play(args.players, args.opponents, args.rules, args.seat, args.seed,
              ask_forced=args.ask_forced, game=args.game)  # fmt: skip
+    except OSError as err:  # --web: the port is taken, or not ours to bind
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

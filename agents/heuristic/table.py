@@ -35,8 +35,8 @@ from agents.heuristic.view import (
     power,
     seat,
 )
+from agents.obs_layout import O_HAND, S_HIDDEN
 from noir_env.core import constants as C
-from noir_env.core.observe import O_HAND, S_HIDDEN
 
 SURVIVAL_FLOOR = 0.02  # a certain elimination still counts as this chance to survive: finite
 

@@ -17,8 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from noir_env.core import constants as C
-from noir_env.core.observe import (
+from agents.obs_layout import (
     GLOBAL_SIZE,
     O_ACTIVE,
     O_ATK,
@@ -42,6 +41,7 @@ from noir_env.core.observe import (
     SF,
     SLOT_FEATURES,
 )
+from noir_env.core import constants as C
 from noir_env.core.rules import RULE_FIELDS
 
 S = C.NUM_SLOTS

@@ -32,12 +32,12 @@ from agents.ppo.agent import PPOAgent
 from agents.ppo.file import load_policy
 from noir_env._json_file import read_json_file
 from noir_env.core import constants as C
-from noir_env.core.observe import GLOBAL_OFFSETS, OBS_SIZE
+from noir_env.spaces import OBS_SIZE, OBS_SLICES
 
 FORMAT = "noir-ppo-by-players/1"
 PLAYER_COUNTS = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))  # NOIR's table sizes
 # the observation's one-hot of the player count: entry k is set at MIN_PLAYERS + k players
-COUNT_START, COUNT_SIZE = GLOBAL_OFFSETS["num_players"]
+PLAYER_COUNT_PART = OBS_SLICES["num_players"]  # one-hot of 3..6 players
 MAX_TABLE_BYTES = 1 << 16  # a table is a few lines: a larger file is not one
 MAX_NAME = 1024  # a policy file's name in a table (the file systems' path limits are 1-4 kB)
 
@@ -141,7 +141,7 @@ class PPOByPlayers:
 
     def _act_rows(self, o: np.ndarray, m: np.ndarray) -> np.ndarray:
         """One action per row, each row's network chosen by its player count."""
-        count_bits = o[:, COUNT_START : COUNT_START + COUNT_SIZE] > 0.5
+        count_bits = o[:, PLAYER_COUNT_PART] > 0.5
         if not (count_bits.sum(axis=1) == 1).all():
             raise ValueError("an observation row has no player count (its one-hot is not set)")
         network = self._network_of[count_bits.argmax(axis=1)]

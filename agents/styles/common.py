@@ -39,8 +39,7 @@ from agents.heuristic.view import (
     slot_power,
     target_action,
 )
-from noir_env.core import constants as C
-from noir_env.core.observe import (
+from agents.obs_layout import (
     O_ACTIVE,
     O_COUNT,
     O_QUEUE,
@@ -50,6 +49,7 @@ from noir_env.core.observe import (
     Q_TSEAT,
     QF,
 )
+from noir_env.core import constants as C
 
 NOISE = 0.01  # tie-breaks only: a style plays its rules, not a weighted blend
 

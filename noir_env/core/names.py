@@ -29,9 +29,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.layout import ActionTable, named_slices
+from ..engine.layout import ActionTable, field_offsets, named_slices
 from . import constants as C
-from .observe import GLOBAL_OFFSETS, GLOBAL_SIZE, OBS_SIZE, SEAT_OFFSETS, SEAT_SIZE
+from .observe import (
+    GLOBAL_OFFSETS,
+    GLOBAL_SIZE,
+    OBS_SIZE,
+    QUEUE_FEATURES,
+    SEAT_OFFSETS,
+    SEAT_SIZE,
+    SLOT_FEATURES,
+)
 from .state import State
 
 NUM_ACTIONS = C.NUM_ACTIONS
@@ -88,6 +96,13 @@ OBS_SLICES = named_slices(GLOBAL_OFFSETS, GLOBAL_SIZE, SEAT_OFFSETS, SEAT_SIZE, 
 """Named parts of an observation: global fields, then `seat<r>.<field>` for the player r
 seats clockwise from the observer (seat0 = the observer). `seat<r>.businesses` reshapes to
 (28, len(SLOT_FEATURES))."""
+
+SLOT_FEATURES = SLOT_FEATURES
+"""The name of each business slot's feature, in order: `seat<r>.businesses` is 28 rows of them."""
+_QUEUE_OFFSETS, QUEUE_ENTRY_SIZE = field_offsets(QUEUE_FEATURES)
+QUEUE_ENTRY_SLICES = {name: slice(k, k + n) for name, (k, n) in _QUEUE_OFFSETS.items()}
+"""Named parts of one entry of the `queue` part (a reaction waiting in the window, in play
+order): the part is `C.QUEUE_LEN` entries of `QUEUE_ENTRY_SIZE` values each."""
 
 
 # counts (money, cards, gangsters) stay below 256; these parts hold wider state fields: the

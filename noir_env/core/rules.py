@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 from numba import njit
@@ -119,7 +119,12 @@ class Rules:
             poker_first_round=int(self.poker_first_round),
             poker_boxed=_POKER_BOXED[self.poker_boxed],
             money_win=int(self.money_win),
-            money_thr=tuple(self.money_threshold(n) for n in range(3, 7)),
+            money_thr=(
+                self.money_threshold(3),
+                self.money_threshold(4),
+                self.money_threshold(5),
+                self.money_threshold(6),
+            ),
             trophy_points=self.trophy_points,
             cd_tokens=self.countdown_tokens,
             cd_hideout=int(self.countdown_on_hideout),
@@ -170,44 +175,50 @@ def _thresholds(value) -> tuple[int, int, int, int] | None:
         raise ValueError(
             f"Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players) or None, got {value!r}"
         )
-    return tuple(
+    t3, t4, t5, t6 = (
         _as_int_in(v, 1, int(total_money(n)), f"Rules.money_win_threshold[{k}] ({n} players)")
         for k, (v, n) in enumerate(zip(value, range(3, 7), strict=True))
     )
+    return t3, t4, t5, t6
+
+
+# a RulesK field: `Rules.kernel` fills it with ints, the kernel `rules_of` with np.int64
+# (numba types a NamedTuple by its values, and a Python int is an int64 there too)
+KernelInt: TypeAlias = int | np.int64
 
 
 class RulesK(NamedTuple):
     """`Rules` as plain ints, for numba (which takes NamedTuples, not dataclasses)."""
 
-    prep_first: int
-    restricted_first_round: int
-    mulligan_max: int
-    discard_limit: int
-    forced_discard: int
-    first_business_on_hideout: int
-    raze_first: int
-    destroy_strict: int
-    turncoat_casino_for_4: int
-    turncoat_hidden: int
-    poker_first_round: int
-    poker_boxed: int
-    money_win: int
-    money_thr: tuple[int, int, int, int]
-    trophy_points: int
-    cd_tokens: int
-    cd_hideout: int
-    cd_bank: int
-    cd_third: int
-    war_win: int
-    cd_next_turn: int
-    attack_window: int
-    end_turn_window: int
-    step_windows: int  # bit ST_* set: a window opens before that step
-    hideout_attackers: int
-    poker_all_in: int
-    discard_weakest: int
-    turncoat_attackers: int  # after the others: their columns keep their place (rules v2)
-    away_discard: int  # rules v3: in the state's row only, after the money thresholds
+    prep_first: KernelInt
+    restricted_first_round: KernelInt
+    mulligan_max: KernelInt
+    discard_limit: KernelInt
+    forced_discard: KernelInt
+    first_business_on_hideout: KernelInt
+    raze_first: KernelInt
+    destroy_strict: KernelInt
+    turncoat_casino_for_4: KernelInt
+    turncoat_hidden: KernelInt
+    poker_first_round: KernelInt
+    poker_boxed: KernelInt
+    money_win: KernelInt
+    money_thr: tuple[KernelInt, KernelInt, KernelInt, KernelInt]
+    trophy_points: KernelInt
+    cd_tokens: KernelInt
+    cd_hideout: KernelInt
+    cd_bank: KernelInt
+    cd_third: KernelInt
+    war_win: KernelInt
+    cd_next_turn: KernelInt
+    attack_window: KernelInt
+    end_turn_window: KernelInt
+    step_windows: KernelInt  # bit ST_* set: a window opens before that step
+    hideout_attackers: KernelInt
+    poker_all_in: KernelInt
+    discard_weakest: KernelInt
+    turncoat_attackers: KernelInt  # after the others: their columns keep their place (rules v2)
+    away_discard: KernelInt  # rules v3: in the state's row only, after the money thresholds
 
 
 @njit(cache=True)

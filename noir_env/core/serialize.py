@@ -198,6 +198,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     n = d.get("num_players")
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n not in (3, 4, 5, 6):
         raise ValueError(f"num_players must be 3..6, got {n!r}")
+    n = int(n)  # a numpy integer too
     s = allocate(1)
     g = s[0]
     g.num_players = n

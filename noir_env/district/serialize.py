@@ -180,7 +180,7 @@ def _load_cards(g, d: dict) -> None:
     if removed is not None:
         g.removed = card_counts(removed, "removed", C.CARD_NAMES, C.CARD_COUNTS)
     if deck is not None:
-        cards = np.asarray(_card_list(deck, "deck", C.DECK_SIZE), np.int8)
+        cards: np.ndarray = np.asarray(_card_list(deck, "deck", C.DECK_SIZE), np.int8)
         if removed is None:
             boxed = missing - np.bincount(cards, minlength=C.NUM_CARD_TYPES)
             _check_not_negative(boxed, "deck")

@@ -58,7 +58,7 @@ def name_index(value, names: Sequence[str], what: str) -> int:
     return list(names).index(value)
 
 
-def card_counts(d, key: str, names: Sequence[str], most: Sequence[int]) -> np.ndarray:
+def card_counts(d, key: str, names: Sequence[str], most: Sequence[int] | np.ndarray) -> np.ndarray:
     """{card name: count} as int8 counts per card type, each at most the deck's `most[t]`."""
     out = np.zeros(len(names), np.int8)
     if not isinstance(d, dict):

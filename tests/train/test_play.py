@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from train.play import board_changes, describe_action, load_bots, play
+from train.play import board_changes, describe_action, play
+from train.table import load_bots
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,6 +96,8 @@ def test_settings_are_checked():
         load_bots(["random", "random"], 4, 0, seed=0)
     with pytest.raises(ValueError, match="unknown agent"):
         load_bots(["nobody"], 4, 0, seed=0)
+    with pytest.raises(ValueError, match="agent 'heuristic' plays NOIR only, not District Noir"):
+        load_bots(["heuristic"], 2, 0, seed=0, game="district_noir")
 
 
 def test_relative_targets_name_the_player():

@@ -43,8 +43,8 @@ from agents.heuristic.view import (
     slot,
     slot_power,
 )
+from agents.obs_layout import S_HO_G
 from noir_env.core import constants as C
-from noir_env.core.observe import S_HO_G
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS

@@ -59,8 +59,7 @@ from agents.heuristic.view import (
     summarize,
     target_action,
 )
-from noir_env.core import constants as C
-from noir_env.core.observe import (
+from agents.obs_layout import (
     GLOBAL_SIZE,
     O_CD_LEFT,
     O_CD_ON,
@@ -69,6 +68,7 @@ from noir_env.core.observe import (
     O_HAND,
     O_SELPOW,
 )
+from noir_env.core import constants as C
 from noir_env.engine.refcount import borrowed
 
 NEG = -1e18  # the score of an illegal action

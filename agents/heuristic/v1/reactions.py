@@ -52,8 +52,7 @@ from agents.heuristic.view import (
     target_action,
     window_of,
 )
-from noir_env.core import constants as C
-from noir_env.core.observe import (
+from agents.obs_layout import (
     O_ACTIVE,
     O_QUEUE,
     O_RTKIND,
@@ -66,6 +65,7 @@ from noir_env.core.observe import (
     S_TC_ATK,
     S_TC_HIDDEN,
 )
+from noir_env.core import constants as C
 
 
 # --- reactions (R5) ---------------------------------------------------------------------------

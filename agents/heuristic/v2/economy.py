@@ -46,8 +46,8 @@ from agents.heuristic.view import (
     slot,
     slot_power,
 )
+from agents.obs_layout import O_SELPOW
 from noir_env.core import constants as C
-from noir_env.core.observe import O_SELPOW
 from noir_env.core.rules import RULE_FIELDS
 
 R_FIRST_ON_HIDEOUT = RULE_FIELDS.index("first_business_on_hideout")

@@ -41,8 +41,8 @@ from agents.heuristic.view import (
     slot_power,
     target_action,
 )
+from agents.obs_layout import O_RTKIND, O_STEP
 from noir_env.core import constants as C
-from noir_env.core.observe import O_RTKIND, O_STEP
 
 
 @njit(cache=True)
