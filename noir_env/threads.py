@@ -40,7 +40,8 @@ def set_threads(n: int | None = None) -> int:
         raise ValueError(f"threads must be a positive int, got {n!r}")
     import numba
 
-    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+    # numba.config sets its options from the environment at import: the checker cannot see them
+    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     if "torch" in sys.modules:  # never import torch just to configure it
         sys.modules["torch"].set_num_threads(n)
     return n

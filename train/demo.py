@@ -12,19 +12,23 @@ seconds), so that no stage sits silent while numba compiles.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from noir_env import core
 from noir_env.core import constants as C
 from noir_env.core import random_playout
+from noir_env.game import get_game
 from noir_env.threads import set_threads
 
-from .cli import first_paragraph
+from .cli import Parser, first_paragraph
+
+MAX_GAMES = 10**9  # games of a stage: far more than a demo plays
+MAX_TRAIN_STEPS = 10**12
 
 
 def warm_up(players: int) -> None:
@@ -139,17 +143,25 @@ def tournament(policy: Path, players: int, games: int) -> None:
     print(f"files: {', '.join(str(p) for p in files.values())}")
 
 
+def check_args(args: Any) -> None:
+    """ValueError naming the first flag out of its range (before any work starts)."""
+    get_game("noir").player_counts(args.players)
+    for flag, value, most in (("--games", args.games, MAX_GAMES),
+                              ("--train-steps", args.train_steps, MAX_TRAIN_STEPS),
+                              ("--eval-games", args.eval_games, MAX_GAMES)):  # fmt: skip
+        if not 1 <= value <= most:
+            raise ValueError(f"{flag} must be in 1..{most:,}, got {value}")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m train.demo", description=first_paragraph(__doc__))
     parser.add_argument("--games", type=int, default=3000, help="random games per preset")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--train-steps", type=int, default=200_000, help="PPO learner steps")
     parser.add_argument("--eval-games", type=int, default=2000, help="tournament games")
     args = parser.parse_args(argv)
-    try:
-        set_threads()  # the project's thread choice (noir_env.threads): NOIR_THREADS or 1
-    except ValueError as e:
-        parser.error(str(e))
+    parser.run(lambda: check_args(args))
+    parser.run(set_threads)  # the project's thread choice (noir_env.threads): NOIR_THREADS or 1
     print("Compiling the rules core, the engines and the agents (the first run only; later runs "
           "load them from the cache; `python -m noir_env.precompile` fills it ahead)...",
           flush=True)  # fmt: skip

@@ -14,6 +14,8 @@ on the two public collections, plus a building race term, and then:
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numba import njit, prange
 
@@ -162,7 +164,7 @@ class DistrictHeuristicAgent:
         obs = np.asarray(obs, np.float32)
         mask = np.asarray(mask)
         if obs.ndim == 1:
-            return int(self.act(obs[None], mask[None])[0])
+            return int(cast(np.ndarray, self.act(obs[None], mask[None]))[0])  # a batch: an array
         check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], C.NUM_ACTIONS):
             raise ValueError(f"expected mask [N, {C.NUM_ACTIONS}], got {mask.shape}")

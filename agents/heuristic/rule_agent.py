@@ -10,6 +10,7 @@ that writes one legal action per row, plus the weight vector it reads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class RuleAgent:
         obs = np.asarray(obs)
         mask = np.asarray(mask)
         if obs.ndim == 1 and mask.ndim == 1:
-            return int(self.act(obs[None], mask[None])[0])
+            return int(cast(np.ndarray, self.act(obs[None], mask[None]))[0])  # a batch: an array
         check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], NUM_ACTIONS):
             want = (obs.shape[0], NUM_ACTIONS)
@@ -71,7 +72,7 @@ class RuleAgent:
         return out
 
 
-def resolve_style(style, styles: dict, style_type: type, noise: float | None, who: str):
+def resolve_style(style, styles: dict, style_type: type[Any], noise: float | None, who: str):
     """The style object named by `style` (a key of `styles`) or `style` itself if it is a
     `style_type`, with its `noise` field replaced when `noise` is given. ValueError names
     `who` and the known styles."""

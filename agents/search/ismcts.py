@@ -56,6 +56,9 @@ from agents.search.tree import (
     ACTION,
     FIRST,
     NODE_FIELDS,
+    OPPONENTS_FITTED,
+    OPPONENTS_HEURISTIC,
+    OPPONENTS_MIX,
     ROLLOUT_HEURISTIC,
     ROLLOUT_RANDOM,
     SIBLING,
@@ -68,6 +71,7 @@ from noir_env.engine.rng import seed_to_state
 from noir_env.engine.sampling import count_legal
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+OPPONENTS = {"heuristic": OPPONENTS_HEURISTIC, "mix": OPPONENTS_MIX, "fitted": OPPONENTS_FITTED}
 CHUNK = 8  # iterations between two looks at the clock
 MAX_ITERS_IN_TREE = 4096  # the tree stops growing after this many iterations (time budgets)
 
@@ -92,6 +96,12 @@ class SearchConfig:
     # the last candidates are compared on more common worlds than an even spread gives. Off
     # by default: no gain measured at 4 players and 300 rollouts (docs/ISMCTS.md)
     halving: bool = False
+    # how the rollouts play the other seats: "heuristic" (all as the heuristic), "mix" (each
+    # determinization draws each as an attacking style, rusher or bully, with the chance
+    # `attackers`, else the heuristic) or "fitted" (that chance times the attacks per turn the
+    # seat has declared in the game so far, at most 0.9)
+    opponents: str = "heuristic"
+    attackers: float = 0.4
 
     def check(self) -> None:
         """Raise ValueError naming the first bad field."""
@@ -99,6 +109,11 @@ class SearchConfig:
             raise ValueError(f"budget must be an int >= 1 (rollouts), got {self.budget!r}")
         if self.time_ms is not None and not (np.isfinite(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a number > 0 or None, got {self.time_ms!r}")
+        if self.opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {sorted(OPPONENTS)}, got "
+                             f"{self.opponents!r}")  # fmt: skip
+        if not (np.isfinite(self.attackers) and self.attackers >= 0):
+            raise ValueError(f"attackers must be a number >= 0, got {self.attackers!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {self.rollout!r}")
         if not isinstance(self.horizon, int | np.integer) or self.horizon < 0:
@@ -118,7 +133,15 @@ class SearchConfig:
     def params(self) -> np.ndarray:
         """The float64 parameter row of `search.tree.iterate`."""
         kind = ROLLOUTS[self.rollout]
-        row = [self.c, kind, self.horizon, self.temperature, self.depth]  # P_* order
+        row = [
+            self.c,
+            kind,
+            self.horizon,
+            self.temperature,
+            self.depth,
+            OPPONENTS[self.opponents],
+            self.attackers,
+        ]  # P_* order
         return np.array(row, np.float64)
 
 

@@ -19,6 +19,8 @@ from numba import njit
 # the current `heuristic` (agents/heuristic/v2/agent.py): its kernel and its weights (`STYLES`), the
 # model of every other seat and the root's default choice
 from agents.heuristic.v2.policy import decide
+from agents.styles.agent import BULLY, RUSHER
+from agents.styles.agent import decide as style_decide
 from noir_env.core import constants as C
 from noir_env.core.belief import resample_game
 from noir_env.core.countdown import score
@@ -31,8 +33,14 @@ from noir_env.engine.shell import step_one
 FIRST, SIBLING, ACTION, VISITS, AVAIL = range(5)
 NODE_FIELDS = 5
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1
+# how the rollouts model the other seats: all as the heuristic; each, per determinization, as
+# the heuristic or an attacking style at a fixed chance; or at a chance fitted to how often
+# that seat has attacked in the game so far (`attack_rates`)
+OPPONENTS_HEURISTIC, OPPONENTS_MIX, OPPONENTS_FITTED = 0, 1, 2
 # the float64 parameter row (agents/search/ismcts.py SearchConfig.params)
-P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH = range(5)
+P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH, P_OPPONENTS, P_ATTACKERS = range(7)
+# the attacking styles (`agents/styles`) an opponent may be modelled as, and their weight rows
+ATTACK_STYLES = np.array([[float(RUSHER)], [float(BULLY)]])
 MAX_SIM_STEPS = 20_000  # a game takes a few hundred decisions; this only stops a runaway
 
 
@@ -53,14 +61,55 @@ def uniform(rng):
 
 
 @njit(cache=True)
-def policy_action(s, kind, weights, obs, rng):
+def policy_action(s, kind, weights, obs, rng, models):
     """The rollout policy's action for game 0's actor: uniform over the legal actions, or
-    the heuristic agent's choice on that actor's observation."""
+    on that actor's observation the heuristic's choice, or the choice of the attacking
+    style `models[actor]` (-1: the heuristic)."""
     mask = s[0].mask
     if kind == ROLLOUT_RANDOM:
         return nth_legal(mask, np.int64(next_u64(rng) % np.uint64(count_legal(mask))))
     write_observation(s, 0, s[0].actor, obs)
+    m = models[s[0].actor]
+    if m >= 0:
+        return style_decide(obs, mask, ATTACK_STYLES[m], uniform(rng))
     return decide(obs, mask, weights, uniform(rng))
+
+
+@njit(cache=True)
+def attack_rates(root, out):
+    """out[q]: attacks declared per turn begun by seat q over the events still in game 0's
+    log (its last `LOG_LEN`): public play, the same in every determinization."""
+    declared = np.zeros(C.MAX_PLAYERS)
+    turns = np.zeros(C.MAX_PLAYERS)
+    g = root[0]
+    for k in range(min(g.log_n, C.LOG_LEN)):
+        row = g.log[k]
+        if row[0] == C.EV_DECLARE:
+            declared[row[1]] += 1.0
+        elif row[0] == C.EV_TURN:
+            turns[row[1]] += 1.0
+    for q in range(C.MAX_PLAYERS):
+        out[q] = declared[q] / max(turns[q], 1.0)
+
+
+@njit(cache=True)
+def draw_models(seat, n, params, rates, rng, models):
+    """models[q]: how the rollouts of one determinization play seat q (`policy_action`): the
+    heuristic for the searching seat; for another, an attacking style with the chance
+    `params[P_ATTACKERS]` (OPPONENTS_MIX) or that chance times the seat's attack rate
+    (OPPONENTS_FITTED, at most 0.9), else the heuristic."""
+    mode = np.int64(params[P_OPPONENTS])
+    models[:] = -1
+    if mode == OPPONENTS_HEURISTIC:
+        return
+    for q in range(n):
+        if q == seat:
+            continue
+        p = params[P_ATTACKERS]
+        if mode == OPPONENTS_FITTED:
+            p = min(0.9, p * rates[q])
+        if uniform(rng) < p:
+            models[q] = np.int64(next_u64(rng) % np.uint64(ATTACK_STYLES.shape[0]))
 
 
 @njit(cache=True)
@@ -102,7 +151,7 @@ def new_node(nodes, count, parent, action):
 
 
 @njit(cache=True)
-def select(s, node, nodes, value, count, c, seen, weights, obs, rng):
+def select(s, node, nodes, value, count, c, seen, weights, obs, rng, models):
     """One step down the tree at the seat's decision in game 0: every legal child gains
     availability (SO-ISMCTS); a legal action without a child is expanded (the heuristic's
     choice first), else the child of best UCB1. Returns (action, child): child is the new
@@ -123,7 +172,7 @@ def select(s, node, nodes, value, count, c, seen, weights, obs, rng):
                 best, best_ucb = k, ucb
         k = nodes[k, SIBLING]
     if known < legal:
-        a = policy_action(s, ROLLOUT_HEURISTIC, weights, obs, rng)
+        a = policy_action(s, ROLLOUT_HEURISTIC, weights, obs, rng, models)
         if seen[a]:
             pick = np.int64(next_u64(rng) % np.uint64(legal - known))
             for b in range(mask.shape[0]):
@@ -145,7 +194,7 @@ def select(s, node, nodes, value, count, c, seen, weights, obs, rng):
 
 
 @njit(cache=True)
-def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_turn):
+def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_turn, models):
     """Play game 0 on from just after the root action whose node is `node`: down the tree
     of the seat's decisions (at most `depth` - 1 more), adding one node, then the rollout
     policy until the game ends or the horizon; back the seat's value up the path and
@@ -161,13 +210,13 @@ def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_t
         if s[0].phase == C.PH_GAME_OVER or (horizon > 0 and s[0].turn_no - start_turn >= horizon):
             break
         if in_tree and s[0].actor == seat and depth + 1 < max_depth:
-            a, node = select(s, node, nodes, value, count, c, seen, weights, obs, rng)
+            a, node = select(s, node, nodes, value, count, c, seen, weights, obs, rng, models)
             in_tree = node >= 0 and nodes[node, VISITS] > 0  # else a new leaf or a full tree
             if node >= 0:
                 depth += 1
                 path[depth] = node
         else:
-            a = policy_action(s, kind, weights, obs, rng)
+            a = policy_action(s, kind, weights, obs, rng, models)
         step_one(s, 0, a, rewards, flags[0:1], flags[1:2])
     v = evaluate(s, seat, params[P_TEMPERATURE])
     for d in range(depth + 1):
@@ -193,9 +242,13 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
     flags = np.zeros(2, np.bool_)
     sim_rng = np.zeros(1, np.uint64)
     vals = np.zeros(root_actions.shape[0])
+    rates = np.zeros(C.MAX_PLAYERS)
+    attack_rates(root, rates)
+    models = np.full(C.MAX_PLAYERS, -1, np.int64)
     for _ in range(iters):
         world = next_u64(rng) | np.uint64(1)
         roll = next_u64(rng) | np.uint64(1)
+        draw_models(seat, root[0].num_players, params, rates, rng, models)
         for k in range(root_actions.shape[0]):
             raw_work[:] = raw_root
             resample_game(s, 0, seat, world)
@@ -204,7 +257,7 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
             step_one(s, 0, root_actions[k], rewards, flags[0:1], flags[1:2])
             sim_rng[0] = roll
             vals[k] = simulate(s, seat, k + 1, tree, params, weights, obs, seen, path, sim_rng,
-                               start)  # fmt: skip
+                               start, models)  # fmt: skip
         for k in range(root_actions.shape[0]):
             d = vals[k] - vals[0]
             paired[k, 0] += vals[k]
