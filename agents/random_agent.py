@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from noir_env.engine.sampling import count_legal, nth_legal
+from noir_env.threads import use_parallel
 
 
 @njit(cache=True)
@@ -40,6 +41,6 @@ class RandomAgent:
             return self.act(obs, mask[None])[0]
         out = np.empty(mask.shape[0], np.int64)
         u = self.rng.random(mask.shape[0])
-        kernel = sample_legal if mask.shape[0] >= 64 else sample_legal_serial
+        kernel = sample_legal if use_parallel(mask.shape[0]) else sample_legal_serial
         kernel(mask.astype(np.bool_, copy=False), u, out)
         return out

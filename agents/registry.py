@@ -16,6 +16,7 @@ suffix in `_CHECKPOINT_LOADERS`.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from agents.heuristic.v2.agent import HeuristicAgent
 from agents.policies import PPO_V1_POLICY, PPO_V2_POLICY, SHIPPED_PPO_POLICY
 from agents.random_agent import RandomAgent
 from agents.styles.agent import STYLE_NAMES, StyleAgent
+from noir_env._shown import shown
 
 
 def _random(seed: int | None = None, **kwargs: Any) -> RandomAgent:
@@ -94,11 +96,32 @@ def _ppo(seed: int | None = None, path: str | None = None, greedy: bool = True) 
     return PPOAgent(net=net, greedy=greedy, seed=seed, prior=prior_of(net.config, seed))
 
 
+# the files whose priors are being loaded (a prior may be another policy file, whose own
+# prior may be a file too): a chain that leads back to one of them is refused
+_PRIOR_FILES: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "prior_files", default=()
+)
+
+
 def prior_of(config: dict, seed: int | None = None) -> Any:
     """The agent a policy's config names as its prior (`"prior"`), loaded by name; None
-    without one. The registry resolves it, so a composite agent never calls back here."""
+    without one. The registry resolves it, so a composite agent never calls back here. A
+    prior that is a policy file is loaded with its own prior; a chain of priors that leads
+    back to a file on it raises ValueError."""
     name = config.get("prior")
-    return load(name, seed=seed) if name else None
+    if not name:
+        return None
+    if name in _FACTORIES or not _is_file(name):
+        return load(name, seed=seed)
+    key = str(Path(name).resolve())
+    chain = _PRIOR_FILES.get()
+    if key in chain:
+        raise ValueError(f"the prior {shown(name)} leads back to itself: priors {list(chain)}")
+    token = _PRIOR_FILES.set((*chain, key))
+    try:
+        return load(name, seed=seed)
+    finally:
+        _PRIOR_FILES.reset(token)
 
 
 _FACTORIES: dict[str, Callable[..., Any]] = {
@@ -148,14 +171,23 @@ def load(name: str, seed: int | None = None, **kwargs: Any) -> Any:
     seeds its own randomness and `kwargs` are the agent's options. Raises ValueError for an
     unknown name or a checkpoint no loader reads."""
     if not isinstance(name, str):
-        raise ValueError(f"an agent name is a string, got {name!r}")
-    if name not in _FACTORIES and Path(name).is_file():
+        raise ValueError(f"an agent name is a string, got {shown(name)}")
+    if name not in _FACTORIES and _is_file(name):
         return _load_checkpoint(Path(name), seed, **kwargs)
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {names()}") from None
+        raise ValueError(f"unknown agent {shown(name)}; known agents: {names()}") from None
     return factory(seed=seed, **kwargs)
+
+
+def _is_file(name: str) -> bool:
+    """Whether `name` is the path of a file (a name the file system cannot hold, too long
+    or with a NUL, is none)."""
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _load_checkpoint(path: Path, seed: int | None, **kwargs: Any) -> Any:

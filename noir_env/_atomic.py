@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 TEMP_SUFFIX = ".partial"  # the temporary files' names end with it (left behind by a kill)
 
@@ -33,7 +33,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -
         with os.fdopen(fd, "wb") as f:
             recording = _RecordingFile(f)
             try:
-                write(recording)
+                write(cast(BinaryIO, recording))  # a BinaryIO: it forwards what it does not wrap
             except Exception as err:
                 if recording.error is None or isinstance(err, OSError):
                     raise

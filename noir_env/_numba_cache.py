@@ -146,7 +146,8 @@ class ProjectCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
 def configure() -> None:
     """Put `ProjectCacheLocator` first in numba's locators (idempotent); call it before any
     kernel module is imported. Removes the caches of the former whole-project scheme."""
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
+    # renamed in numba 0.61; the ignore: the installed numba's stubs know the new name only
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]
     locators = impl._locator_classes
     if ProjectCacheLocator not in locators:
         locators.insert(0, ProjectCacheLocator)

@@ -37,6 +37,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from ._atomic import atomic_write_text
+from ._shown import shown
 from .engine import shell
 from .engine.args import as_count, as_int
 from .engine.batch import raise_failure, raw_bytes
@@ -70,16 +71,18 @@ class GameAECEnv(AECEnv):
         self.metadata = {**type(self).metadata, "name": self.views.env_name,
                          "render_modes": list(self.views.render_modes)}  # fmt: skip
         if num_players is not None and np.ndim(num_players) != 0:
-            raise ValueError(f"num_players must be one count, got {num_players!r}")
+            raise ValueError(f"num_players must be one count, got {shown(num_players)}")
         if num_players is not None:
             as_int(num_players, "num_players")
         self.num_players = int(self.game.player_counts(num_players)[0])
         self.rules = self.game.check_rules(rules)
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None or one of {modes}, got {shown(render_mode)}"
+            )
         if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {shown(reward)}")
         self.render_mode = render_mode
         self.reward_mode = reward
         self.max_steps = as_count(max_steps, "max_steps")
@@ -289,7 +292,7 @@ class GameAECEnv(AECEnv):
             phase = self.views.phase_name(self._k)
             where = f" (phase {phase})" if phase else ""
             raise ValueError(
-                f"{agent} must act{where}: an action is an integer id, got {action!r}"
+                f"{agent} must act{where}: an action is an integer id, got {shown(action)}"
             ) from None
         if a < 0 or a >= self.game.num_actions or not self._mask_row[a]:
             raise ValueError(f"{agent}: " + self.game.describe_illegal(self._state, 0, a))

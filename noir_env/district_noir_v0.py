@@ -93,6 +93,8 @@ else after the fourth round (DN3.6). A game has at most 48 actions; there is no 
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -174,7 +176,8 @@ def render_table(state: district.State, i: int = 0, observer: int | None = None)
         "Line (oldest -> newest; [taken by a take]): "
         + " ".join(line[:cut] + ["["] + line[cut:] + ["]"]),
     ]
-    scores = district.scores(state[i : i + 1])[0]
+    # a recarray's slice is one (numpy's stubs say ndarray)
+    scores = district.scores(cast(district.State, state[i : i + 1]))[0]
     for q in range(C.NUM_PLAYERS):
         you = "  <- you" if q == observer else ""
         lines.append(

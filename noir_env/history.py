@@ -23,6 +23,7 @@ import numpy as np
 
 from ._atomic import atomic_write_text
 from ._json_file import read_json_file
+from ._shown import shown
 from .core.rules import PRESETS, Rules
 from .engine.args import as_int
 from .engine.registry import get_game
@@ -50,7 +51,7 @@ def rules_from_json(value) -> str | Rules:
     if isinstance(value, str):
         return value
     if not isinstance(value, dict):
-        raise ValueError(f"history 'rules' must be a preset name or a dict, got {value!r}")
+        raise ValueError(f"history 'rules' must be a preset name or a dict, got {shown(value)}")
     fields = dict(value)
     if fields.get("money_win_threshold") is not None:
         fields["money_win_threshold"] = tuple(fields["money_win_threshold"])
@@ -73,24 +74,24 @@ def check_history(history: Any, defaults: dict[str, Any], game: str = "noir") ->
     env = history.get("env", "noir_v2")
     envs = sorted(name for name, of in GAME_OF_ENV.items() if of == game)
     if env not in envs:
-        raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
+        raise ValueError(f"history 'env' is {shown(env)}: not a game of {envs}")
     for key in ("seed", "actions"):
         if key not in history:
-            raise ValueError(f"the history has no {key!r} (keys: {sorted(history)})")
+            raise ValueError(f"the history has no {shown(key)} (keys: {sorted(history)})")
     out: dict[str, Any] = {"seed": as_int(history["seed"], "history 'seed'")}
     for key in ("num_players", "max_steps"):
         value = history.get(key, defaults[key])
-        out[key] = None if value is None else as_int(value, f"history {key!r}")
+        out[key] = None if value is None else as_int(value, f"history {shown(key)}")
     rules = history.get("rules", defaults["rules"])
     views = views_of(get_game(game))
     out["rules"] = views.rules_from_json(rules) if "rules" in history else rules
     ask_all = history.get("ask_all", defaults["ask_all"])
     if not isinstance(ask_all, bool | np.bool_):
-        raise ValueError(f"history 'ask_all' must be true or false, got {ask_all!r}")
+        raise ValueError(f"history 'ask_all' must be true or false, got {shown(ask_all)}")
     out["ask_all"] = bool(ask_all)
     actions = history["actions"]
     if not isinstance(actions, list | tuple | np.ndarray):
-        raise ValueError(f"history 'actions' must be a list of action ids, got {actions!r}")
+        raise ValueError(f"history 'actions' must be a list of action ids, got {shown(actions)}")
     out["actions"] = [as_int(a, f"history 'actions'[{k}]") for k, a in enumerate(actions)]
     return out
 
@@ -210,7 +211,7 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, o
     env = history.get("env", "noir_v2")
     envs = sorted(name for name, of in GAME_OF_ENV.items() if only in (None, of))
     if env not in envs:
-        raise ValueError(f"history 'env' is {env!r}: not a game of {envs}")
+        raise ValueError(f"history 'env' is {shown(env)}: not a game of {envs}")
     game = GAME_OF_ENV[env]
     g = get_game(game)
     defaults = {
@@ -222,7 +223,7 @@ def _dealt(history, actions, num_players, rules, max_steps, ask_all, observer, o
     h = check_history(history, defaults, game)
     e = GameAECEnv(game, h["num_players"], h["rules"], max_steps=h["max_steps"])
     if observer is not None and observer not in e.possible_agents:
-        raise ValueError(f"observer must be one of {e.possible_agents}, got {observer!r}")
+        raise ValueError(f"observer must be one of {e.possible_agents}, got {shown(observer)}")
     e._ask_all = h["ask_all"]
     e.reset(seed=h["seed"])
     return e, h["actions"]

@@ -74,7 +74,7 @@ class NoirTextArenaEnv(ta.Env):
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be an int >= 1, got {max_steps!r}")
         self.max_steps = max_steps
-        self.core = None  # the game: the rules core's batch of one
+        self.core: np.recarray | None = None  # the game: the rules core's batch of one
 
     def reset(self, num_players: int, seed: int | None = None) -> None:
         """Deal a game of `num_players` (the game's range) with `seed` (None: a random
@@ -101,8 +101,14 @@ class NoirTextArenaEnv(ta.Env):
         )
         self._ask(self.view.decision(self.core, 0))
 
+    def _dealt(self) -> np.recarray:
+        """The game (ValueError before the first reset)."""
+        if self.core is None:
+            raise ValueError("call reset() before step()")
+        return self.core
+
     def _actor(self) -> int:
-        return int(self.game.current_player(self.core)[0])
+        return int(self.game.current_player(self._dealt())[0])
 
     def _ask(self, text: str) -> None:
         """Make the seat to act the current player and send it its decision."""
@@ -113,32 +119,31 @@ class NoirTextArenaEnv(ta.Env):
 
     def step(self, action: str) -> tuple[bool, dict]:
         """The current player's reply: its move is played, or it is asked again."""
-        if self.core is None:
-            raise ValueError("call reset() before step()")
+        core = self._dealt()
         if self.state.done:
             raise ValueError("the game is over: call reset() to play again")
         seat = self._actor()
         counts = self.counts[seat]
-        move, error = self.policy.judge(action, self.view, self.core, 0, counts, self._tries)
+        move, error = self.policy.judge(action, self.view, core, 0, counts, self._tries)
         self._count(seat)
         if move is None:
             self._tries += 1
             self.state.made_invalid_move = True  # TextArena counts no turn for it
             note = RETRY_NOTE.format(error=error)
-            self._ask(note + "\n\n" + self.view.decision(self.core, 0))
+            self._ask(note + "\n\n" + self.view.decision(core, 0))
             return self.state.step(rotate_player=False)
         self._tries = 0
-        self.view.record(self.core, 0, move)
-        alive = self.game.alive(self.core)[0]
-        _, over, _ = self.game.step(self.core, np.array([move]))
-        for q in np.flatnonzero(alive & ~self.game.alive(self.core)[0]):
+        self.view.record(core, 0, move)
+        alive = self.game.alive(core)[0]
+        _, over, _ = self.game.step(core, np.array([move]))
+        for q in np.flatnonzero(alive & ~self.game.alive(core)[0]):
             self.state.add_elimination(int(q))
         if over[0]:
             self._finish()
-        elif int(self.core.steps[0]) >= self.max_steps:
+        elif int(core.steps[0]) >= self.max_steps:
             self.state.set_draw(f"stopped after {self.max_steps} decisions")
         else:
-            self._ask(self.view.decision(self.core, 0))
+            self._ask(self.view.decision(core, 0))
         return self.state.step(rotate_player=False)
 
     def _count(self, seat: int) -> None:
@@ -147,10 +152,10 @@ class NoirTextArenaEnv(ta.Env):
         info["fallbacks"] = self.counts[seat].fallbacks
 
     def _finish(self) -> None:
-        n = len(self.counts)
-        outcome = self.game.outcome(self.core)[0]
-        won = [self.view.names[q] for q in np.flatnonzero(self.game.winners(self.core)[0][:n])]
-        why = self.game.win_reasons[int(self.game.win_reason(self.core)[0])]
+        n, core = len(self.counts), self._dealt()
+        outcome = self.game.outcome(core)[0]
+        won = [self.view.names[q] for q in np.flatnonzero(self.game.winners(core)[0][:n])]
+        why = self.game.win_reasons[int(self.game.win_reason(core)[0])]
         reason = f"{' and '.join(won) or 'nobody'} won ({why})"
         self.state.set_game_outcome({q: float(outcome[q]) for q in range(n)}, reason)
 

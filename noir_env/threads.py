@@ -40,7 +40,20 @@ def set_threads(n: int | None = None) -> int:
         raise ValueError(f"threads must be a positive int, got {n!r}")
     import numba
 
-    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+    # numba.config sets its options from the environment at import: the checker cannot see them
+    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     if "torch" in sys.modules:  # never import torch just to configure it
         sys.modules["torch"].set_num_threads(n)
     return n
+
+
+PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
+
+
+def use_parallel(rows: int) -> bool:
+    """Whether a batched kernel of `rows` rows runs its threaded (`prange`) twin: at least
+    `PARALLEL_MIN` rows and more than one thread in use. With one thread the serial twin does
+    the same work at the same speed, and the threaded one is never compiled."""
+    import numba
+
+    return rows >= PARALLEL_MIN and numba.get_num_threads() > 1

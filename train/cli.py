@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from noir_env._shown import shown
+
 T = TypeVar("T")
 USER_ERRORS = (ValueError, TypeError, OSError)  # a bad value or a bad file the user gave
 
@@ -22,11 +24,17 @@ def first_paragraph(doc: str | None) -> str:
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
+MAX_ERROR = 300  # characters of an error message: a value given is shown cut, not whole
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and exit with code 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        line = " ".join(message.split("\n"))
+        if len(line) > MAX_ERROR:  # e.g. the OS's error naming a path of thousands of bytes
+            line = line[: MAX_ERROR - 3] + "..."
+        self.exit(2, f"{self.prog}: error: {line}\n")
 
     def run(self, work: Callable[[], T]) -> T:
         """work(), its user errors (`USER_ERRORS`) reported as one-line parser errors."""
@@ -53,12 +61,12 @@ def dataclass_parser(cls: type, prog: str, description: str, defaults: bool = Tr
         # argparse %-formats help strings: a literal % in a docstring would garble --help
         help_text = help_text.replace("%", "%%")
         default = f.default if defaults else argparse.SUPPRESS
-        if f.type == "bool":
+        if _type_name(f) == "bool":
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=default, help=help_text
             )
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
+            kind = {"int": int, "float": float, "str": str}[_type_name(f)]
             parser.add_argument(flag, type=kind, default=default, help=help_text)
     return parser
 
@@ -67,7 +75,7 @@ def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]
     """The entries of `saved` (settings read from a file at `where`) that are fields of the
     dataclass `cls` (fields typed int, float, str or bool); ValueError naming `where` and the
     key for a value of another kind (a bool is no int, a string no number)."""
-    kinds = {f.name: f.type for f in dataclasses.fields(cls)}
+    kinds = {f.name: _type_name(f) for f in dataclasses.fields(cls)}
     values = {k: v for k, v in saved.items() if k in kinds}
     for key, value in values.items():
         kind = kinds[key]
@@ -76,20 +84,32 @@ def field_values(cls: type, saved: dict[str, Any], where: str) -> dict[str, Any]
         else:
             ok = isinstance(value, {"int": int, "float": int | float, "str": str}[kind])
         if not ok:
-            raise ValueError(f"{where}: {key!r} must be {'an' if kind == 'int' else 'a'} {kind}, "
-                             f"got {value!r:.80}")  # fmt: skip
+            article = "an" if kind == "int" else "a"
+            raise ValueError(f"{where}: {shown(key)} must be {article} {kind}, "
+                             f"got {shown(value)}")  # fmt: skip
     return values
+
+
+def _type_name(f: dataclasses.Field) -> str:
+    """The type of field `f` as written ("int", "float", "str" or "bool"): a string where
+    its class's annotations are (`from __future__ import annotations`), else the type."""
+    return f.type if isinstance(f.type, str) else f.type.__name__
 
 
 def field_docs(cls: type) -> dict[str, str]:
     """The string under each field of the dataclass `cls` (attribute docstrings)."""
-    body = ast.parse(inspect.getsource(cls)).body[0].body
+    definition = ast.parse(inspect.getsource(cls)).body[0]
+    if not isinstance(definition, ast.ClassDef):
+        raise TypeError(f"{cls!r} is not a class")
+    body = definition.body
     return {
         field.target.id: doc.value.value
         for field, doc in zip(body, body[1:], strict=False)
         if isinstance(field, ast.AnnAssign)
+        and isinstance(field.target, ast.Name)
         and isinstance(doc, ast.Expr)
         and isinstance(doc.value, ast.Constant)
+        and isinstance(doc.value.value, str)
     }
 
 
@@ -104,7 +124,7 @@ class FlagCheck:
         """ValueError naming --flag and its value unless `ok`."""
         if not ok:
             value = getattr(self.args, flag.replace("-", "_"))
-            raise ValueError(f"--{flag}: {rule}, got {value!r}")
+            raise ValueError(f"--{flag}: {rule}, got {shown(value)}")
 
     def run_name(self) -> None:
         """--run-name is a folder name inside runs/."""

@@ -14,6 +14,7 @@ from where the previous stage's rows end, a dotted line where each stage begins.
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 
 from .cli import Parser, first_paragraph
@@ -61,7 +62,7 @@ def chain(stages: list[list[dict]]) -> tuple[list[dict], list[float]]:
     return rows, starts
 
 
-def plot(rows: list[dict], out: str | Path, title: str = "", starts: list[float] = ()) -> Path:
+def plot(rows: list[dict], out: str | Path, title: str = "", starts: Sequence[float] = ()) -> Path:
     """Left: the greedy policy's win rate against learner decisions, one line per
     evaluation opponent and player count (band: 95% interval), and the rate an equal player
     would have (1 / players). Right, when the run logged them (`league:<name>` rows): the learner's

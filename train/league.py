@@ -130,10 +130,11 @@ class LeagueResults:
 
 
 def league_mix(weights: dict[str, float], snapshots: list[PolicyNet], seed: int,
-               members: dict[str, NamedAgent] | None = None):  # fmt: skip
+               members: dict[str, NamedAgent] | None = None,
+               ) -> list[tuple[NamedAgent | SnapshotPolicy | str, float]]:  # fmt: skip
     """The opponent mix for the vector env: names by weight (as the loaded `members` where
     given), `self` split over the snapshots."""
-    pairs = []
+    pairs: list[tuple[NamedAgent | SnapshotPolicy | str, float]] = []
     for name, w in weights.items():
         if name != "self":
             member = (members or {}).get(name)

@@ -23,7 +23,6 @@ player one seat clockwise; its meaning names that player.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -35,7 +34,7 @@ from noir_env.game import Game, game_names, get_game
 from noir_env.text import legal_moves
 from noir_env.threads import set_threads
 
-from .cli import first_paragraph
+from .cli import Parser, first_paragraph
 from .table import load_bots, result_text
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -275,7 +274,8 @@ def _blocks(board: str) -> list[tuple[tuple[str, int], list[str]]]:
             blocks[-1].append(line)
         else:
             blocks.append([line])
-    keyed, seen = [], {}
+    keyed: list[tuple[tuple[str, int], list[str]]] = []
+    seen: dict[str, int] = {}
     for block in blocks:
         word = block[0].split()[0].rstrip(":")
         seen[word] = seen.get(word, -1) + 1
@@ -323,7 +323,7 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m train.play", description=first_paragraph(__doc__))
+    p = Parser(prog="python -m train.play", description=first_paragraph(__doc__))
     p.add_argument("--game", default="noir", choices=game_names(),
                    help="the game: noir (default), district_noir, ...")  # fmt: skip
     p.add_argument("--players", type=int, default=None,
@@ -356,12 +356,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         play(args.players, args.opponents, args.rules, args.seat, args.seed,
              ask_forced=args.ask_forced, game=args.game)  # fmt: skip
-    except OSError as err:  # --web: the port is taken, or not ours to bind
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    except (OSError, ValueError) as err:  # --web: the port is taken, or not ours to bind
+        p.error(str(err))
     except KeyboardInterrupt:
         print("\nYou quit the game.")
     return 0

@@ -203,13 +203,14 @@ def collect_rollout(run: Run) -> Rollout:
                   prior=torch.zeros(shape, dtype=torch.long))  # fmt: skip
     policy = NumpyPolicy(run.net)
     for step in range(args.num_steps):
-        out.obs_parts.append(nonzero_part(run.next_obs))
-        out.mask[step] = run.next_mask
+        next_obs, next_mask = run.observed()
+        out.obs_parts.append(nonzero_part(next_obs))
+        out.mask[step] = next_mask
         logits, value = policy.logits_and_value(*out.obs_parts[-1])
-        legal, valid = legal_actions(run.next_mask)
+        legal, valid = legal_actions(next_mask)
         prior_pos = None
         if run.prior is not None:  # the prior agent's choice, from the same obs and mask
-            choice = run.prior.act(run.next_obs, run.next_mask.numpy())
+            choice = run.prior.act(next_obs, next_mask.numpy())
             out.prior[step] = torch.from_numpy(np.asarray(choice, np.int64))
             prior_pos = position_in(legal, out.prior[step])
         with torch.no_grad():
@@ -245,7 +246,7 @@ def compute_advantages(run: Run, rollout: Rollout) -> tuple[torch.Tensor, torch.
     envs reset in the step an episode ends)."""
     args = run.args
     with torch.no_grad():
-        next_value = run.net(torch.as_tensor(run.next_obs))[1]
+        next_value = run.net(torch.as_tensor(run.observed()[0]))[1]
         adv = torch.zeros_like(rollout.rewards)
         last = torch.zeros(args.num_envs)
         for t in reversed(range(args.num_steps)):

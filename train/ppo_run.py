@@ -9,7 +9,7 @@ import io
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -59,6 +59,13 @@ class Run:
     @property
     def checkpoint_path(self) -> Path:
         return self.run_dir / "checkpoint.pt"
+
+    def observed(self) -> tuple[np.ndarray, torch.Tensor]:
+        """(next_obs, next_mask): the learner's observations and legal actions now (the
+        environments are dealt by `setup`)."""
+        if self.next_obs is None or self.next_mask is None:
+            raise ValueError("the run's environments are not dealt yet (setup deals them)")
+        return self.next_obs, self.next_mask
 
 
 @dataclass
@@ -167,7 +174,9 @@ def save_checkpoint(run: Run, update: int) -> None:
     snapshots, counters and every random state, as tensors and plain data only (so that
     `read_checkpoint` loads it with `weights_only=True`), written atomically: a kill during
     the save leaves the previous checkpoint."""
-    kind, keys, pos, has_gauss, cached_gaussian = np.random.get_state()
+    # numpy's global generator is an MT19937, whose state is the legacy tuple
+    legacy_state = cast(tuple[str, np.ndarray, int, int, float], np.random.get_state())
+    kind, keys, pos, has_gauss, cached_gaussian = legacy_state
     save_atomic(
         {
             "net": run.net.state_dict(),

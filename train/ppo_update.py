@@ -33,12 +33,13 @@ def update_policy(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch
     """`args.update_epochs` passes of `args.num_minibatches` minibatches over `batch`: PPO,
     or imitation of the teacher when `batch.teacher_pos` is set. Returns the last
     minibatch's statistics; stops a PPO update early past `args.target_kl`."""
-    imitating = batch.teacher_pos is not None
+    teacher = batch.teacher_pos
+    imitating = teacher is not None
     size = batch.z.shape[0]
     minibatch = size // args.num_minibatches
     prior = batch.prior_pos if batch.prior_pos is not None else torch.zeros(size, dtype=torch.long)
     rows = [batch.z, batch.legal, batch.valid, batch.pos, batch.logp, batch.adv, batch.ret,
-            batch.val, prior] + ([batch.teacher_pos] if imitating else [])  # fmt: skip
+            batch.val, prior] + ([teacher] if teacher is not None else [])  # fmt: skip
     stats = {"approx_kl": 0.0, "clipfrac": 0.0, "pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0}
     for _epoch in range(args.update_epochs):
         perm = torch.randperm(size)

@@ -84,6 +84,7 @@ def replay(history: dict) -> Replay:
     names = seat_names(history, env.num_players)
     out = [Decision(0, None, None, first.log, env.state.copy())]
     for s in steps:
+        assert s.agent is not None, "only the deal, the first step, has no agent"
         seat = env.possible_agents.index(s.agent)
         # 'target:+1:slot0' names a player by seat offset: say which player that is
         what = describe_action(int(history["actions"][s.index - 1]), seat, names)

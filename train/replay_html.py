@@ -81,7 +81,7 @@ def page_data(game: Replay, views: list[tuple[str, int | None]], title: str) -> 
         "views": [label for label, _ in views],
         "boards": boards,
         "decisions": [
-            {"agent": names.get(d.agent, d.agent), "action": d.action, "log": d.log}
+            {"agent": d.agent and names.get(d.agent, d.agent), "action": d.action, "log": d.log}
             for d in game.decisions
         ],  # fmt: skip
     }

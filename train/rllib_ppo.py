@@ -44,15 +44,20 @@ def start_ray(args: RLlibArgs) -> bool:
     started it (and should shut it down)."""
     import ray
 
+    from noir_env.precompile import cache_settings
+
     if ray.is_initialized():
         return False
+    # the workers use the driver's numba cache settings (a shared, precompiled cache)
+    runtime_env = {"env_vars": cache_settings()} if cache_settings() else None
     if args.address:
         try:
-            ray.init(address=args.address, log_to_driver=False)
+            ray.init(address=args.address, log_to_driver=False, runtime_env=runtime_env)
         except ConnectionError as e:  # no cluster there ('auto' finds none at once)
             raise ValueError(f"--address {args.address}: {str(e).splitlines()[0]}") from None
     else:
-        ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, log_to_driver=False,
+                 runtime_env=runtime_env)  # fmt: skip
     return True
 
 

@@ -17,10 +17,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from noir_env.game import get_game
+
 from .cli import Parser
+
+MAX_THREADS = 1024  # torch CPU threads: more than any machine has
+MAX_COUNT = 10**12  # steps, envs, games: far past any run
 
 
 def train_sb3(
@@ -106,6 +112,27 @@ def win_rate(
     return wins / games
 
 
+def check_args(a: Any) -> None:
+    """ValueError naming the first setting that cannot work, before any work starts: the
+    counts, the game, its player count and rules, and the agents named."""
+    from agents import load
+
+    counts = (("--total-steps", a.total_steps, 1), ("--num-envs", a.num_envs, 1),
+              ("--n-steps", a.n_steps, 1), ("--eval-games", a.eval_games, 0))  # fmt: skip
+    for flag, value, least in counts:
+        if not least <= value <= MAX_COUNT:
+            raise ValueError(f"{flag} must be in {least}..{MAX_COUNT:,}, got {value}")
+    game = get_game(a.game)
+    if a.players is not None:
+        game.player_counts(a.players)
+    game.check_rules(a.rules)
+    for flag, name in (("--opponents", a.opponents), ("--eval-opponents", a.eval_opponents)):
+        try:
+            load(name)
+        except ValueError as e:
+            raise ValueError(f"{flag}: {e}") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     p = Parser(description=__doc__.split("\n\n")[0])  # one-line errors, exit code 2
     p.add_argument("--total-steps", type=int, default=100_000)
@@ -122,22 +149,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--threads", type=int, default=1,
                    help="torch CPU threads (1 is fastest on a shared machine)")  # fmt: skip
     a = p.parse_args(argv)
-    if a.threads < 1:
-        p.error(f"argument --threads: must be at least 1, got {a.threads}")
-    model, sps = train_sb3(
-        a.total_steps,
-        a.num_envs,
-        a.n_steps,
-        a.players,
-        a.rules,
-        a.opponents,
-        a.seed,
-        a.run_name,
-        verbose=1,
-        game=a.game,
-        threads=a.threads,
-    )
-    rate = win_rate(model, a.eval_games, a.players, a.rules, a.eval_opponents, game=a.game)
+    if not 1 <= a.threads <= MAX_THREADS:
+        p.error(f"argument --threads: must be in 1..{MAX_THREADS}, got {a.threads}")
+    p.run(lambda: check_args(a))
+    model, sps = p.run(lambda: train_sb3(
+        a.total_steps, a.num_envs, a.n_steps, a.players, a.rules, a.opponents, a.seed,
+        a.run_name, verbose=1, game=a.game, threads=a.threads))  # fmt: skip
+    rate = p.run(lambda: win_rate(model, a.eval_games, a.players, a.rules, a.eval_opponents,
+                                  game=a.game))  # fmt: skip
     print(f"MaskablePPO: {sps:,.0f} learner-steps/s; win rate vs {a.eval_opponents}: {rate:.3f}")
 
 

@@ -14,6 +14,8 @@ on the two public collections, plus a building race term, and then:
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numba import njit, prange
 
@@ -30,6 +32,7 @@ from noir_env.district.observe import (
     S_TAKEN,
     SEAT_SIZE,
 )
+from noir_env.threads import use_parallel
 
 K = C.NUM_CARD_TYPES
 WIN_VALUE = 100.0  # all three buildings: the game
@@ -161,7 +164,7 @@ class DistrictHeuristicAgent:
         obs = np.asarray(obs, np.float32)
         mask = np.asarray(mask)
         if obs.ndim == 1:
-            return int(self.act(obs[None], mask[None])[0])
+            return int(cast(np.ndarray, self.act(obs[None], mask[None]))[0])  # a batch: an array
         check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], C.NUM_ACTIONS):
             raise ValueError(f"expected mask [N, {C.NUM_ACTIONS}], got {mask.shape}")
@@ -170,6 +173,6 @@ class DistrictHeuristicAgent:
     def _act_rows(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """One legal action per row of `mask`, each of which has one."""
         out = np.empty(obs.shape[0], np.int64)
-        kernel = _act_parallel if obs.shape[0] >= 64 else _act_serial
+        kernel = _act_parallel if use_parallel(obs.shape[0]) else _act_serial
         kernel(np.ascontiguousarray(obs), mask.astype(np.bool_, copy=False), out)
         return out

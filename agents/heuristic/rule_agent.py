@@ -10,14 +10,14 @@ that writes one legal action per row, plus the weight vector it reads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
 from agents.finished import act_on_live_rows
 from agents.games import check_observation
 from noir_env.spaces import NUM_ACTIONS
-
-PARALLEL_MIN = 64  # below this many rows a serial loop beats numba's thread launch
+from noir_env.threads import use_parallel
 
 RowKernel = Callable[[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray], None]
 
@@ -54,7 +54,7 @@ class RuleAgent:
         obs = np.asarray(obs)
         mask = np.asarray(mask)
         if obs.ndim == 1 and mask.ndim == 1:
-            return int(self.act(obs[None], mask[None])[0])
+            return int(cast(np.ndarray, self.act(obs[None], mask[None]))[0])  # a batch: an array
         check_observation(self.name, self.game, obs)
         if mask.shape != (obs.shape[0], NUM_ACTIONS):
             want = (obs.shape[0], NUM_ACTIONS)
@@ -67,12 +67,12 @@ class RuleAgent:
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         out = np.empty(obs.shape[0], np.int64)
         parallel, serial = self._kernels
-        kernel = parallel if obs.shape[0] >= PARALLEL_MIN else serial
+        kernel = parallel if use_parallel(obs.shape[0]) else serial
         kernel(obs, np.ascontiguousarray(mask), self._weights, self._salt, out)
         return out
 
 
-def resolve_style(style, styles: dict, style_type: type, noise: float | None, who: str):
+def resolve_style(style, styles: dict, style_type: type[Any], noise: float | None, who: str):
     """The style object named by `style` (a key of `styles`) or `style` itself if it is a
     `style_type`, with its `noise` field replaced when `noise` is given. ValueError names
     `who` and the known styles."""

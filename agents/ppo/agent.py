@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 
 from agents.finished import act_on_live_rows
 from agents.games import OBS_SIZES, game_of_observation
@@ -107,15 +108,16 @@ class NumpyPolicy:
 
     @torch.no_grad()
     def __init__(self, net: PolicyNet):
-        first = net.body[0]
+        first = net.first_layer
         zero = net.scaled_zero()
         self.mean = net.obs_mean.numpy().copy()
         self.std = torch.sqrt(net.obs_var + 1e-8).numpy().copy()
         self.zero = zero.numpy().copy()
         self.first_t = first.weight.t().contiguous().numpy()  # [obs, hidden]: rows by column
         self.first_bias = first(zero).numpy().copy()  # W @ scaled(0) + b
+        later = [m for m in net.body if isinstance(m, nn.Linear)][1:]  # after the first
         self.layers = [(lin.weight.t().contiguous().numpy(), lin.bias.numpy().copy())
-                       for lin in net.body[2::2]]  # fmt: skip
+                       for lin in later]  # fmt: skip
         self.pi = (net.pi.weight.t().contiguous().numpy(), net.pi.bias.numpy().copy())
         self.v = (net.v.weight.t().contiguous().numpy(), net.v.bias.numpy().copy())
         self.prior_weight = float(net.prior_weight) if "prior" in net.config else 0.0

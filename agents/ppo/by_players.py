@@ -31,6 +31,7 @@ from agents.games import game_of_observation
 from agents.ppo.agent import PPOAgent
 from agents.ppo.file import load_policy
 from noir_env._json_file import read_json_file
+from noir_env._shown import shown
 from noir_env.core import constants as C
 from noir_env.spaces import OBS_SIZE, OBS_SLICES
 
@@ -75,21 +76,21 @@ def _checked_table(data: object, path: Path) -> dict[int, Path]:
         if (not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or "\x00" in name
                 or Path(name).is_absolute()):  # fmt: skip
             raise ValueError(f"{path}: the policy of {count} players must be a file name "
-                             f"relative to the table's folder, got {name!r:.80}")  # fmt: skip
+                             f"relative to the table's folder, got {shown(name)}")  # fmt: skip
         file = path.parent / name
         try:
             inside = file.resolve().is_relative_to(folder)  # not '../x.pt' or a link out
             found = file.is_file()
         except (OSError, RuntimeError) as err:  # a name too long, a loop of links
             why = getattr(err, "strerror", None) or str(err)
-            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, cannot be "
+            raise ValueError(f"{path}: the policy of {count} players, {shown(name)}, cannot be "
                              f"read ({why})") from None  # fmt: skip
         if not inside:
-            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is outside "
+            raise ValueError(f"{path}: the policy of {count} players, {shown(name)}, is outside "
                              f"the table's folder {path.parent}: a table names only the files "
                              "beside it")  # fmt: skip
         if not found:
-            raise ValueError(f"{path}: the policy of {count} players, {name!r:.80}, is not a "
+            raise ValueError(f"{path}: the policy of {count} players, {shown(name)}, is not a "
                              f"file in {path.parent}")  # fmt: skip
         files[count] = file
     return files

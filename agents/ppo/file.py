@@ -27,7 +27,8 @@ import torch
 from agents.ppo.net import ILLEGAL_LOGIT, PolicyNet
 from agents.ppo.torch_file import load_torch_file
 from noir_env._atomic import atomic_write
-from noir_env.game import get_game
+from noir_env._shown import shown
+from noir_env.game import game_names, get_game
 
 FORMAT = "noir-ppo/1"
 # bounds of a policy file's config, checked before a net is built from it (NOIR: 2,631
@@ -166,13 +167,16 @@ def _checked_config(cfg: Any, path: str | os.PathLike) -> dict[str, Any]:
              *((f"hidden[{k}]", h, MAX_WIDTH) for k, h in enumerate(hidden))]  # fmt: skip
     for name, value, most in sizes:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-            raise ValueError(f"{path}: config {name!r} must be an int in 1..{most}, got {value!r}")
+            raise ValueError(
+                f"{path}: config {shown(name)} must be an int in 1..{most}, got {shown(value)}"
+            )
     game = cfg.get("game", "noir")
-    if not isinstance(game, str) or not game:
-        raise ValueError(f"{path}: config 'game' must be a game's name, got {game!r}")
+    if not isinstance(game, str) or game not in game_names():
+        raise ValueError(f"{path}: config 'game' must be a game's name ({game_names()}), "
+                         f"got {shown(game)}")  # fmt: skip
     prior = cfg.get("prior", "")
     if not isinstance(prior, str) or len(prior) > 200:
-        raise ValueError(f"{path}: config 'prior' must be an agent's name, got {prior!r}")
+        raise ValueError(f"{path}: config 'prior' must be an agent's name, got {shown(prior)}")
     checked = {"obs_size": cfg["obs_size"], "num_actions": cfg["num_actions"],
                "hidden": list(hidden), "game": game}  # fmt: skip
     return checked | ({"prior": prior} if prior else {})  # absent where empty, as written
@@ -195,14 +199,14 @@ def _check_tensors(state: dict[str, torch.Tensor], cfg: dict[str, Any], path) ->
         t = state[name]
         if tuple(t.shape) != want:
             raise ValueError(
-                f"{path}: tensor {name!r} has shape {tuple(t.shape)}, the config's net {want}"
+                f"{path}: tensor {shown(name)} has shape {tuple(t.shape)}, the config's net {want}"
             )
         if t.dtype not in FLOAT_DTYPES:  # float8 and the like: no arithmetic (isfinite) on them
-            raise ValueError(f"{path}: tensor {name!r} is {t.dtype}, not floating point "
+            raise ValueError(f"{path}: tensor {shown(name)} is {t.dtype}, not floating point "
                              "(float16, bfloat16, float32 or float64)")  # fmt: skip
         bad = int((~torch.isfinite(t)).sum())
         if bad:
-            raise ValueError(f"{path}: tensor {name!r} has {bad} values that are not finite")
+            raise ValueError(f"{path}: tensor {shown(name)} has {bad} values that are not finite")
     if (state["obs_var"] < 0).any() or not state["obs_count"] > 0:
         raise ValueError(f"{path}: the observation statistics are damaged (variance < 0 or "
                          "count <= 0)")  # fmt: skip

@@ -12,7 +12,7 @@ dense layer at a fraction of the cost. Training reads only each row's legal acti
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -34,6 +34,11 @@ class PolicyNet(nn.Module):
     caller computes from the same observation and mask (`PPOAgent`, train.ppo's rollout);
     `add_prior` applies it."""
 
+    # the running observation statistics (buffers: saved with the weights, never trained)
+    obs_mean: torch.Tensor
+    obs_var: torch.Tensor
+    obs_count: torch.Tensor
+
     def __init__(
         self,
         obs_size: int,
@@ -43,7 +48,8 @@ class PolicyNet(nn.Module):
         prior: str = "",
     ):
         super().__init__()
-        self.config = {  # plain ints: the config is written into policy files as it is
+        # plain ints: the config is written into policy files as it is
+        self.config: dict[str, Any] = {
             "obs_size": int(obs_size),
             "num_actions": int(num_actions),
             "hidden": [int(h) for h in hidden],
@@ -127,7 +133,7 @@ class PolicyNet(nn.Module):
 
     def _hidden(self, columns: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         """The body's output for `sparse_inputs` z."""
-        first = self.body[0]
+        first = self.first_layer
         # addmv is not among autocast's bfloat16 ops: the constant part stays float32 and
         # the full weight is not cast at every call
         h = (
@@ -135,6 +141,11 @@ class PolicyNet(nn.Module):
             + z @ first.weight[:, columns].t()
         )
         return self.body[1:](h)
+
+    @property
+    def first_layer(self) -> nn.Linear:
+        """The body's first layer (the one `_hidden` takes apart)."""
+        return cast(nn.Linear, self.body[0])
 
     @torch.no_grad()
     def update_obs_stats(self, x: torch.Tensor, columns: torch.Tensor | None = None) -> None:

@@ -15,9 +15,10 @@ S = C.NUM_SLOTS
 
 
 # --- the game log (noir_env/core/log.py renders it) -----------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_event(s, i, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
-    """Append one event (code and up to seven small ints) to game i's ring buffer."""
+    """Append one event (code and up to seven small ints) to game i's ring buffer. Inlined:
+    its callers pass every mix of integer types, each of which would be a compile of its own."""
     k = s[i].log_n % C.LOG_LEN
     row = s[i].log[k]
     row[0] = code

@@ -13,7 +13,7 @@ _TARGET_NAMES = TARGET_NAMES
 
 # the fields `decision_info` reads: views of one game's fields (`f`) and [1]-arrays of its
 # scalar fields (`f1`)
-INFO_FIELDS = ("atk_g", "biz", "ho_top", "rq_kind", "rq_player", "rq_tp", "rq_ts")
+INFO_FIELDS: tuple[str, ...] = ("atk_g", "biz", "ho_top", "rq_kind", "rq_player", "rq_tp", "rq_ts")
 INFO_FIELDS += ("rq_standing", "rq_dice", "rq_power")
 INFO_SCALARS = (
     "phase",

@@ -81,7 +81,11 @@ class GameLog:
         self.game_over = False
         self._state = None  # the state and game being read, and views of their fields
         self._i = -1
-        self._biz_view = self._top_view = self._log_view = None
+        # views of the game's fields, set by _attach before any read
+        self._log_n: np.ndarray
+        self._log_view: np.ndarray
+        self._biz_view: np.ndarray
+        self._top_view: np.ndarray
         self._biz_before = np.zeros((C.MAX_PLAYERS, C.NUM_SLOTS), np.int8)
         self._top_before = np.full(C.MAX_PLAYERS, -1, np.int8)
         # collected, not yet rendered: (rows, events lost, table before, table after)

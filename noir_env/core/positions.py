@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shown import shown
 from . import constants as C
 from .rules import RULE_FIELDS
 
@@ -42,7 +43,7 @@ TARGETED = (C.PLAY_POLICE, C.PLAY_BRIBE, C.PLAY_DRIVEBY, C.PLAY_TURNCOAT)
 
 def bad(key: str, value, why: str) -> ValueError:
     """The error of a loaded position: the key, its value, and what is wrong."""
-    return ValueError(f"{key}={value!r}: {why}")
+    return ValueError(f"{key}={shown(value)}: {why}")
 
 
 def phase_name(phase) -> str:

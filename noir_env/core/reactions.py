@@ -160,7 +160,7 @@ def poker_night(s, r, i, host):
     min_stake = 1 if r.poker_all_in else 2
     for q in range(n):
         if s[i].alive[q] and s[i].money[q] >= min_stake:
-            stake = min(2, np.int64(s[i].money[q]))
+            stake = min(2, int(s[i].money[q]))
             s[i].money[q] -= stake
             pot += stake
             rolls[q] = roll_d6(s, i)

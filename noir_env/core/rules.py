@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 from numba import njit
 
+from .._shown import shown
 from . import constants as C
 
 _BANK_TRIGGERS = {
@@ -68,7 +69,7 @@ class Rules:
         """Reject a field of the wrong type or outside its meaningful range (ValueError /
         TypeError naming the field); numpy ints and bools are stored as Python ones."""
         if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"Rules.name must be a non-empty str, got {self.name!r}")
+            raise TypeError(f"Rules.name must be a non-empty str, got {shown(self.name)}")
         for field, value, allowed in [
             ("step_order", self.step_order, _STEP_ORDERS),
             ("hideout_attack", self.hideout_attack, _HIDEOUT_ATTACKS),
@@ -76,7 +77,7 @@ class Rules:
             ("poker_boxed", self.poker_boxed, tuple(_POKER_BOXED)),
         ]:
             if not isinstance(value, str) or value not in allowed:
-                raise ValueError(f"Rules.{field}={value!r} is not one of {allowed}")
+                raise ValueError(f"Rules.{field}={shown(value)} is not one of {allowed}")
         for f in dataclasses.fields(self):
             if f.type == "bool":
                 self._set(f.name, _as_bool(getattr(self, f.name), f.name))
@@ -85,7 +86,7 @@ class Rules:
         windows = self.step_windows
         if not isinstance(windows, tuple | list) or any(w not in _WINDOW_STEPS for w in windows):
             raise ValueError(
-                f"Rules.step_windows={windows!r}: a tuple of step names from {_WINDOW_STEPS}"
+                f"Rules.step_windows={shown(windows)}: a tuple of step names from {_WINDOW_STEPS}"
             )
         self._set("step_windows", tuple(windows))
         self._set("money_win_threshold", _thresholds(self.money_win_threshold))
@@ -119,7 +120,12 @@ class Rules:
             poker_first_round=int(self.poker_first_round),
             poker_boxed=_POKER_BOXED[self.poker_boxed],
             money_win=int(self.money_win),
-            money_thr=tuple(self.money_threshold(n) for n in range(3, 7)),
+            money_thr=(
+                self.money_threshold(3),
+                self.money_threshold(4),
+                self.money_threshold(5),
+                self.money_threshold(6),
+            ),
             trophy_points=self.trophy_points,
             cd_tokens=self.countdown_tokens,
             cd_hideout=int(self.countdown_on_hideout),
@@ -149,13 +155,13 @@ _INT_RANGES = {
 
 def _as_bool(value, field: str) -> bool:
     if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"Rules.{field} must be a bool, got {type(value).__name__} {value!r}")
+        raise TypeError(f"Rules.{field} must be a bool, got {type(value).__name__} {shown(value)}")
     return bool(value)
 
 
 def _as_int_in(value, lo: int, hi: int, what: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {shown(value)}")
     if not lo <= value <= hi:
         raise ValueError(f"{what}={value} must be in {lo}..{hi}")
     return int(value)
@@ -168,46 +174,53 @@ def _thresholds(value) -> tuple[int, int, int, int] | None:
         return None
     if not isinstance(value, tuple | list) or len(value) != 4:
         raise ValueError(
-            f"Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players) or None, got {value!r}"
+            "Rules.money_win_threshold needs 4 values (3, 4, 5, 6 players) or None, "
+            f"got {shown(value)}"
         )
-    return tuple(
+    t3, t4, t5, t6 = (
         _as_int_in(v, 1, int(total_money(n)), f"Rules.money_win_threshold[{k}] ({n} players)")
         for k, (v, n) in enumerate(zip(value, range(3, 7), strict=True))
     )
+    return t3, t4, t5, t6
+
+
+# a RulesK field: `Rules.kernel` fills it with ints, the kernel `rules_of` with np.int64
+# (numba types a NamedTuple by its values, and a Python int is an int64 there too)
+KernelInt: TypeAlias = int | np.int64
 
 
 class RulesK(NamedTuple):
     """`Rules` as plain ints, for numba (which takes NamedTuples, not dataclasses)."""
 
-    prep_first: int
-    restricted_first_round: int
-    mulligan_max: int
-    discard_limit: int
-    forced_discard: int
-    first_business_on_hideout: int
-    raze_first: int
-    destroy_strict: int
-    turncoat_casino_for_4: int
-    turncoat_hidden: int
-    poker_first_round: int
-    poker_boxed: int
-    money_win: int
-    money_thr: tuple[int, int, int, int]
-    trophy_points: int
-    cd_tokens: int
-    cd_hideout: int
-    cd_bank: int
-    cd_third: int
-    war_win: int
-    cd_next_turn: int
-    attack_window: int
-    end_turn_window: int
-    step_windows: int  # bit ST_* set: a window opens before that step
-    hideout_attackers: int
-    poker_all_in: int
-    discard_weakest: int
-    turncoat_attackers: int  # after the others: their columns keep their place (rules v2)
-    away_discard: int  # rules v3: in the state's row only, after the money thresholds
+    prep_first: KernelInt
+    restricted_first_round: KernelInt
+    mulligan_max: KernelInt
+    discard_limit: KernelInt
+    forced_discard: KernelInt
+    first_business_on_hideout: KernelInt
+    raze_first: KernelInt
+    destroy_strict: KernelInt
+    turncoat_casino_for_4: KernelInt
+    turncoat_hidden: KernelInt
+    poker_first_round: KernelInt
+    poker_boxed: KernelInt
+    money_win: KernelInt
+    money_thr: tuple[KernelInt, KernelInt, KernelInt, KernelInt]
+    trophy_points: KernelInt
+    cd_tokens: KernelInt
+    cd_hideout: KernelInt
+    cd_bank: KernelInt
+    cd_third: KernelInt
+    war_win: KernelInt
+    cd_next_turn: KernelInt
+    attack_window: KernelInt
+    end_turn_window: KernelInt
+    step_windows: KernelInt  # bit ST_* set: a window opens before that step
+    hideout_attackers: KernelInt
+    poker_all_in: KernelInt
+    discard_weakest: KernelInt
+    turncoat_attackers: KernelInt  # after the others: their columns keep their place (rules v2)
+    away_discard: KernelInt  # rules v3: in the state's row only, after the money thresholds
 
 
 @njit(cache=True)
@@ -267,7 +280,7 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a preset name or a Rules, got {type(rules).__name__}")
     if rules not in PRESETS:
-        raise ValueError(f"unknown rules preset {rules!r}; presets: {sorted(PRESETS)}")
+        raise ValueError(f"unknown rules preset {shown(rules)}; presets: {sorted(PRESETS)}")
     return PRESETS[rules]
 
 
@@ -339,15 +352,15 @@ def rules_from_kernel_values(values: dict[str, int], name: str = "loaded") -> Ru
     fields: dict = {"name": name}
     for key, value in values.items():
         if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-            raise ValueError(f"rules.{key}={value!r}: must be an int")
+            raise ValueError(f"rules.{key}={shown(value)}: must be an int")
         if key in _KERNEL_BOOLS:
             if value not in (0, 1):
-                raise ValueError(f"rules.{key}={value!r}: must be 0 or 1")
+                raise ValueError(f"rules.{key}={shown(value)}: must be 0 or 1")
             fields[_KERNEL_BOOLS[key]] = bool(value)
         elif key in _KERNEL_CHOICES:
             field, choices = _KERNEL_CHOICES[key]
             if value not in choices:
-                raise ValueError(f"rules.{key}={value!r}: must be one of {sorted(choices)}")
+                raise ValueError(f"rules.{key}={shown(value)}: must be one of {sorted(choices)}")
             fields[field] = choices[value]
         elif key in _KERNEL_INTS:
             fields[_KERNEL_INTS[key]] = int(value)
@@ -364,7 +377,7 @@ def _windows_of_bits(bits) -> tuple[str, ...]:
     names = tuple(w for w in _WINDOW_STEPS if bits >> C.STEP_NAMES.index(w) & 1)
     if bits < 0 or bits != sum(1 << C.STEP_NAMES.index(w) for w in names):
         raise ValueError(
-            f"rules.step_windows={bits!r}: a bit set of steps before which a window opens "
+            f"rules.step_windows={shown(bits)}: a bit set of steps before which a window opens "
             f"({', '.join(f'{1 << C.STEP_NAMES.index(w)}: {w}' for w in _WINDOW_STEPS)})"
         )
     return names

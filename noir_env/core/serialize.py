@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._shown import shown
 from ..engine.batch import settle_records
 from ..engine.fields import (
     DEFAULT_RNG,
@@ -190,21 +191,22 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) not in READABLE_FORMATS:
-        raise ValueError(f"unknown state format {d.get('format')!r}; expected {FORMAT!r}")
+        raise ValueError(f"unknown state format {shown(d.get('format'))}; expected {FORMAT!r}")
     old = {"police", "drivebys"} & set(d)
     if old:
         raise ValueError(f"{sorted(old)}: replaced by 'queue' in {FORMAT} (docs/STATE.md)")
     known_keys(d, TOP_KEYS, "the state dict")
     n = d.get("num_players")
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n not in (3, 4, 5, 6):
-        raise ValueError(f"num_players must be 3..6, got {n!r}")
+        raise ValueError(f"num_players must be 3..6, got {shown(n)}")
+    n = int(n)  # a numpy integer too
     s = allocate(1)
     g = s[0]
     g.num_players = n
     _load_rules(g, d.get("rules"))
     players = d.get("players")
     if not isinstance(players, list) or len(players) != n:
-        raise ValueError(f"players must be a list of {n} entries, got {players!r:.80}")
+        raise ValueError(f"players must be a list of {n} entries, got {shown(players)}")
     g.ho_top[:] = -1
     for q, pd in enumerate(players):
         _load_player(g, q, pd, n)
@@ -227,7 +229,7 @@ def _slot(value, key: str, hideout: bool = True) -> int:
         return C.TGT_HIDEOUT
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < C.NUM_SLOTS:
         also = "'hideout' or " if hideout else ""
-        raise ValueError(f"{key}={value!r:.80}: must be {also}a slot 0..{C.NUM_SLOTS - 1}")
+        raise ValueError(f"{key}={shown(value)}: must be {also}a slot 0..{C.NUM_SLOTS - 1}")
     return value
 
 
@@ -251,7 +253,7 @@ def _load_rules(g, rules) -> None:
     values.update(dict_of(rules, "rules", set(RULE_FIELDS)))
     row = rules_row(rules_from_kernel_values(values))
     if row.tolist() != [values[k] for k in RULE_FIELDS]:  # the encoding is exact: never
-        raise ValueError(f"rules={rules!r}: not the row of any Rules")
+        raise ValueError(f"rules={shown(rules)}: not the row of any Rules")
     g.rules[:] = row
 
 
@@ -294,7 +296,7 @@ def _load_turn(g, d: dict, n: int) -> None:
     g.ask_all = flag(d.get("ask_all", False), "ask_all")
     sel = list_of(d.get("selection", [0, 0]), "selection", 2)
     if len(sel) != 2:
-        raise ValueError(f"selection={sel!r}: must be [a, b]")
+        raise ValueError(f"selection={shown(sel)}: must be [a, b]")
     g.sel_a = int_in(sel[0], "selection[0]", 0, C.MAX_PLAYERS - 1)
     g.sel_b = int_in(sel[1], "selection[1]", 0, C.TGT_ATTACK)
     rt = dict_of(d.get("reaction", {}), "reaction", {"kind", "return_phase"})
@@ -307,18 +309,20 @@ def _load_table_state(g, d: dict, n: int) -> None:
     for k, e in enumerate(list_of(d.get("attacked", []), "attacked", n * C.NUM_PLACES)):
         e = list_of(e, f"attacked[{k}]", 2)
         if len(e) != 2:
-            raise ValueError(f"attacked[{k}]={e!r}: must be [seat, slot or 'hideout']")
+            raise ValueError(f"attacked[{k}]={shown(e)}: must be [seat, slot or 'hideout']")
         q = int_in(e[0], f"attacked[{k}][0]", 0, n - 1)
         g.attacked[q, _slot(e[1], f"attacked[{k}][1]")] = 1
     locks = list_of(d.get("move_locked", []), "move_locked", C.NUM_PLACES * 4)
     for k, e in enumerate(locks):
         e = list_of(e, f"move_locked[{k}]", 3)
         if len(e) != 3:
-            raise ValueError(f"move_locked[{k}]={e!r}: must be [slot or 'hideout', power, count]")
+            raise ValueError(
+                f"move_locked[{k}]={shown(e)}: must be [slot or 'hideout', power, count]"
+            )
         place = _slot(e[0], f"move_locked[{k}][0]")
         pw = int_in(e[1], f"move_locked[{k}][1]", 1, 4) - 1
         if g.lock[place, pw]:
-            raise ValueError(f"move_locked[{k}]={e!r}: that place and power twice")
+            raise ValueError(f"move_locked[{k}]={shown(e)}: that place and power twice")
         g.lock[place, pw] = int_in(e[2], f"move_locked[{k}][2]", 1, int(C.DECK_COUNTS[pw]))
     g.kept_hidden = _counts(d.get("kidnapped_this_move", []), "kidnapped_this_move")
     g.atk_player = -1
@@ -484,7 +488,9 @@ def _load_cards(g, d: dict) -> None:
     _load_step(g, d)
     g.removed = card_counts(d.get("removed", {}), "removed", C.CARD_NAMES, C.DECK_COUNTS)
     if g.removed.sum() != g.removed[C.POKER]:
-        raise ValueError(f"removed={d.get('removed')!r}: only Poker Nights leave the game (R5.8)")
+        raise ValueError(
+            f"removed={shown(d.get('removed'))}: only Poker Nights leave the game (R5.8)"
+        )
     discard = d.get("discard")
     if discard is not None:
         g.discard = card_counts(discard, "discard", C.CARD_NAMES, C.DECK_COUNTS)

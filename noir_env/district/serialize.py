@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .._shown import shown
 from ..engine.fields import (
     DEFAULT_RNG,
     card_counts,
@@ -107,7 +108,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise ValueError(f"a state dict is needed, got {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"unknown state format {d.get('format')!r:.80}; expected {FORMAT!r}")
+        raise ValueError(f"unknown state format {shown(d.get('format'))}; expected {FORMAT!r}")
     known_keys(d, TOP_KEYS, "the state dict")
     s = allocate(1)
     g = s[0]
@@ -137,7 +138,7 @@ def _load_turn(g, d: dict) -> None:
 def _load_players(g, d: dict) -> None:
     players = d.get("players")
     if not isinstance(players, list) or len(players) != C.NUM_PLAYERS:
-        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {players!r:.80}")
+        raise ValueError(f"players must be a list of {C.NUM_PLAYERS} dicts, got {shown(players)}")
     for p, pd in enumerate(players):
         key = f"players[{p}]"
         pd = dict_of(pd, key, PLAYER_KEYS)
@@ -148,7 +149,7 @@ def _load_players(g, d: dict) -> None:
         g.acts[p] = int_in(pd.get("actions", 0), f"{key}.actions", 0, C.ACTIONS_PER_ROUND)
         taken = pd.get("taken", False)
         if not isinstance(taken, bool | np.bool_):
-            raise ValueError(f"{key}.taken={taken!r:.80}: must be true or false")
+            raise ValueError(f"{key}.taken={shown(taken)}: must be true or false")
         g.taken[p] = taken
         default_takes = int(g.round_no) + bool(taken)
         g.takes[p] = int_in(pd.get("takes", default_takes), f"{key}.takes", 0, C.NUM_ROUNDS)
@@ -180,7 +181,7 @@ def _load_cards(g, d: dict) -> None:
     if removed is not None:
         g.removed = card_counts(removed, "removed", C.CARD_NAMES, C.CARD_COUNTS)
     if deck is not None:
-        cards = np.asarray(_card_list(deck, "deck", C.DECK_SIZE), np.int8)
+        cards: np.ndarray = np.asarray(_card_list(deck, "deck", C.DECK_SIZE), np.int8)
         if removed is None:
             boxed = missing - np.bincount(cards, minlength=C.NUM_CARD_TYPES)
             _check_not_negative(boxed, "deck")

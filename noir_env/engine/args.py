@@ -13,6 +13,8 @@ import operator
 
 import numpy as np
 
+from .._shown import shown
+
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
@@ -25,12 +27,12 @@ def as_int(value, name: str) -> int:
     """`value` (an int or numpy integer) as a Python int; `ArgumentTypeError` naming `name`
     for a bool, float, str, None, ... (nothing is rounded or parsed)."""
     if isinstance(value, bool | np.bool_):
-        raise ArgumentTypeError(f"{name} must be an integer, got the bool {value!r}")
+        raise ArgumentTypeError(f"{name} must be an integer, got the bool {shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
         raise ArgumentTypeError(
-            f"{name} must be an integer, got {type(value).__name__} {value!r}"
+            f"{name} must be an integer, got {type(value).__name__} {shown(value)}"
         ) from None
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..threads import use_parallel
 from . import args as A
 from . import shell
 from .binding import GameKernels, bind_kernels
@@ -25,10 +26,6 @@ from .sampling import agent_streams
 
 if TYPE_CHECKING:
     from .protocol import Game
-
-
-def _parallel(n: int) -> bool:
-    return n >= shell.PARALLEL_MIN
 
 
 def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
@@ -44,8 +41,9 @@ def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
     state = game.layout.allocate(n)
     state.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     game.prepare(state, game_rules, bool(ask_all))
-    kernel = shell.init_parallel if _parallel(n) else shell.init_serial
-    kernel(game.kernel_view(state), np.ascontiguousarray(players, np.int8))
+    kernel = shell.init_parallel if use_parallel(n) else shell.init_serial
+    # a fresh writable copy: a read-only array would be another specialization to compile
+    kernel(game.kernel_view(state), np.array(players, np.int8))
     return state
 
 
@@ -72,10 +70,10 @@ def step(game: Game, state: State, actions: Any,
     acts = np.asarray(actions)
     if acts.shape != (n,):
         raise ValueError(f"actions must have shape ({n},), got {acts.shape}")
-    if acts.dtype != np.int64:
-        if acts.dtype.kind not in "iu":  # bools, floats, strings, objects: not action ids
-            raise ValueError(f"actions must be integer action ids, got dtype {acts.dtype}")
-        acts = acts.astype(np.int64)
+    if acts.dtype.kind not in "iu":  # bools, floats, strings, objects: not action ids
+        raise ValueError(f"actions must be integer action ids, got dtype {acts.dtype}")
+    if acts.dtype != np.int64 or not (acts.flags.c_contiguous and acts.flags.writeable):
+        acts = np.array(acts, np.int64)  # one type for the kernels: each other is a compile
     if not kv.flags.c_contiguous:  # a strided view: step a copy, then write it back
         work = kv.copy()
         out = _step_contiguous(game, state, work, acts, bool(strict))
@@ -112,7 +110,7 @@ def _step_contiguous(game: Game, state: State, kv: np.ndarray, acts: np.ndarray,
     rewards = np.zeros((n, game.max_players), np.float32)
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
-    kernel = shell.step_parallel if _parallel(n) else shell.step_serial
+    kernel = shell.step_parallel if use_parallel(n) else shell.step_serial
     bad, failed = kernel(kv, raw, backup, status, acts, rewards, done, illegal, strict)
     if bad >= 0:
         raise ValueError(game.describe_illegal(state, bad, int(acts[bad])))
@@ -232,7 +230,7 @@ def random_playout(game: Game, state: State, seed: int = 0, max_steps: int = 100
     taken = np.zeros(n, np.int64)
     forced = np.zeros(n, np.int64)
     bad = np.zeros(n, np.int8)
-    kernel = shell.play_parallel if parallel and n > 1 else shell.play_serial
+    kernel = shell.play_parallel if parallel and use_parallel(n) else shell.play_serial
     rng = agent_streams(n, A.as_int(seed, "seed"))
     kernel(kv, rng, steps, bool(check), rewards, done, illegal, taken, forced, bad)
     done |= kv["actor"] < 0

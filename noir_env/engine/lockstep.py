@@ -20,10 +20,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from ..threads import use_parallel
 from .binding import game_observe, game_seat_alive
 from .refcount import borrowed
 from .sampling import count_legal, nth_legal, random_legal_action
-from .shell import PARALLEL_MIN
 from .shell import step_one as game_step
 
 ST_EXTERNAL = 0  # a seat played from Python (a policy or the learner) must decide
@@ -34,8 +34,10 @@ ST_IDLE = 4  # no game in the lane
 ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the learner's turn
 
 
-# --- one lane --------------------------------------------------------------------------------
-@njit(cache=True)
+# --- one lane ---------------------------------------------------------------------------------
+# `_play` and `_advance` are inlined into `_run_one`; the loops over lanes call `_run_one` as a
+# function (inlined into a `prange` loop, an early return would make numba run it on one thread)
+@njit(cache=True, inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
     count, and with a trace, trace[i, k] holds the game's k-th decision."""
@@ -52,7 +54,7 @@ def _play(s, i, a, out_at, trace, rew, done, ill):
             out_at[i, q] = s[i].steps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, trace, rew, done,
              ill):  # fmt: skip
     """Play game i's built-in seats (and forced decisions unless ask_forced) until an
@@ -87,7 +89,8 @@ def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status
     if st == ST_EXTERNAL and seat >= 0 and s[i].actor == seat:
         st = ST_OBSERVER
         game_observe(s, i, seat, obs[i])
-        mask[i, :] = s[i].mask
+        for k in range(mask.shape[1]):  # a loop: a slice copy compiles numba's error text
+            mask[i, k] = s[i].mask[k]
     status[i] = st
 
 
@@ -187,7 +190,7 @@ def run(kv: np.ndarray, idx: np.ndarray, actions: np.ndarray, lanes: Lanes,
     """Play actions[j] in lane idx[j] (none for -1) of the kernel view `kv`, then advance
     each lane (module docstring); `lanes.status` says where each stopped. The observers'
     views go to `obs` and `mask` (default: the lanes' own arrays)."""
-    kernel = run_serial if idx.size < PARALLEL_MIN else run_parallel
+    kernel = run_parallel if use_parallel(idx.size) else run_serial
     kernel(kv, idx, actions, lanes.builtin, lanes.agent_rng, lanes.watch, lanes.observer,
            lanes.out_at, lanes.trace, lanes.status, lanes.obs if obs is None else obs,
            lanes.mask if mask is None else mask, lanes.rewards, lanes.done, lanes.illegal,
@@ -201,6 +204,6 @@ def observe_rows(kv: np.ndarray, idx: np.ndarray, seats: np.ndarray, obs_size: i
     idx = np.ascontiguousarray(idx, np.int64)
     obs = np.empty((idx.size, obs_size), np.float32)
     mask = np.empty((idx.size, num_actions), np.int8)
-    kernel = _observe_serial if idx.size < PARALLEL_MIN else _observe_parallel
+    kernel = _observe_parallel if use_parallel(idx.size) else _observe_serial
     kernel(kv, idx, np.ascontiguousarray(seats, np.int64), obs, mask)
     return obs, mask

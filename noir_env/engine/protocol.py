@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .._shown import shown
 from . import batch
 from .binding import GameKernels, bind_kernels
 from .layout import ActionTable
@@ -102,7 +103,7 @@ class Game(ABC):
         """The rules object of a preset name or rules value (None: the default); raises
         ValueError for rules the game does not have. A game without presets takes None."""
         if rules is not None:
-            raise ValueError(f"{self.title} has no rule presets, got rules={rules!r}")
+            raise ValueError(f"{self.title} has no rule presets, got rules={shown(rules)}")
         return None
 
     def rules_name(self, rules: Any) -> str | None:

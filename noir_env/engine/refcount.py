@@ -13,6 +13,9 @@ the top of a kernel's per-game function, use it there and in what that calls, ne
 return it.
 """
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numba
 from numba.core import types
 from numba.extending import intrinsic
@@ -37,5 +40,12 @@ def _borrowed(typingctx, arr):
     return sig, codegen
 
 
-# without the JIT (NUMBA_DISABLE_JIT=1) there is no reference count to skip
-borrowed = _identity if numba.config.DISABLE_JIT else _borrowed  # type: ignore[attr-defined]
+# without the JIT (NUMBA_DISABLE_JIT=1) there is no reference count to skip. The cast: numba's
+# stubs give an intrinsic the parameters of its typing function (typingctx, arr), where a
+# kernel calls it with the array alone; the ignore: numba.config sets its options from the
+# environment at import, which the checker cannot see
+borrowed = (
+    _identity
+    if numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+    else cast("Callable[[Any], Any]", _borrowed)
+)

@@ -1,7 +1,14 @@
 """The compiled batched shell, written once for every game: settling forced decisions,
-stepping one game, stepping and dealing a batch (serial below `PARALLEL_MIN` games, threads
-above), observing, belief sampling and random playouts. Each kernel calls the game's own
-through the stand-ins of `binding.py`, so numba compiles it once per game.
+stepping one game, stepping and dealing a batch (serially, or in threads where
+`noir_env.threads.use_parallel` says so), observing, belief sampling and random playouts.
+Each kernel calls the game's own through the stand-ins of `binding.py`, so numba compiles it
+once per game.
+
+The kernels that only other kernels call (`settle`, `step_one`, `is_legal`) are inlined into
+their callers: compiled as functions of their own, each would link, optimize and emit the
+game's whole rules once more. What a `prange` loop calls stays a function (`init_one`,
+`_play_game`): inlined, its early returns would be exits from the loop, which numba then runs
+on one thread.
 
 A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
 and an error inside the game's kernels is caught per game, so the caller can put every game
@@ -29,12 +36,11 @@ from .binding import (
 from .refcount import borrowed
 from .sampling import count_legal, random_legal_action
 
-PARALLEL_MIN = 64  # below this many games a serial loop beats numba's thread launch
 MAX_FORCED = 100_000  # more forced decisions in a row than any game takes: a broken game
 SAVED, FAILED = 1, 2  # per-game status of a step: bytes saved in the backup; the game raised
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(s, ctx, i):
     """Take the decisions nobody is asked for until a decision to present or the end: the
     game's unasked actions, and every decision with a single legal action unless the game
@@ -53,13 +59,13 @@ def settle(s, ctx, i):
     raise RuntimeError("the rules core's forced decisions did not stop")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(s, i, a):
     """Whether action a may be given to game i (any action to a finished game: ignored)."""
     return s[i].actor < 0 or (0 <= a < s[i].mask.shape[0] and s[i].mask[a] != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_one(s, i, a, rewards, done, illegal):
     """One action in game i: the kernel behind `step`, the AEC env, the lockstep loops and
     search. A finished game sets done[i]; an illegal action sets illegal[i] and changes
@@ -94,7 +100,8 @@ def step_saved(s, raw, backup, status, i, a, rewards, done, illegal):
     """step_one on game i, after saving its bytes (raw[i]) in backup[i] if it will change.
     An error inside the game's kernels is caught: status[i] = FAILED, returns 1 (else 0)."""
     if s[i].actor >= 0 and is_legal(s, i, a):
-        backup[i, :] = raw[i, :]
+        for b in range(raw.shape[1]):  # a loop: a slice copy compiles numba's error text
+            backup[i, b] = raw[i, b]
         status[i] = SAVED
     try:
         step_one(s, i, a, rewards, done, illegal)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pyspiel
 
+from .._shown import shown
 from ..game import Game, get_game
 from .deal import DEAL_NODES, DEAL_OUTCOMES, DEAL_SEEDS
 from .observer import Observer
@@ -57,7 +58,7 @@ def game_type(game: Game) -> pyspiel.GameType:
 def _int_parameter(params: dict[str, Any], key: str, lo: int, hi: int, why: str = "") -> int:
     value = params[key]
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{key} must be an integer in {lo}..{hi}, got {value!r}{why}")
+        raise ValueError(f"{key} must be an integer in {lo}..{hi}, got {shown(value)}{why}")
     return value
 
 
@@ -126,7 +127,7 @@ def deal(game: SpielGame, seed: int) -> SpielState:
     `seed` (0..2**32-1) applied, so the same seed gives the same deal and the state's
     history begins with them."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < DEAL_SEEDS:
-        raise ValueError(f"seed must be an integer in 0..{DEAL_SEEDS - 1}, got {seed!r}")
+        raise ValueError(f"seed must be an integer in 0..{DEAL_SEEDS - 1}, got {shown(seed)}")
     state = game.new_initial_state()
     for outcome in seed.to_bytes(DEAL_NODES, "big"):
         state.apply_action(outcome)
@@ -138,18 +139,18 @@ def load_game(name: str, params: dict[str, Any] | None = None) -> SpielGame:
     first: an integer pyspiel cannot convert (beyond a C++ int) is a ValueError naming
     it, where pyspiel raises a bare cast error. Pickled games are loaded back by it."""
     if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; games: {list(GAMES)}")
+        raise ValueError(f"unknown game {shown(name)}; games: {list(GAMES)}")
     if params is not None and not isinstance(params, dict):
         raise ValueError(f"params must be a dict, got {type(params).__name__}")
     params = dict(params or {})
     known = parameters(get_game(name))
     for key, value in params.items():
         if key not in known:
-            raise ValueError(f"{name}: unknown parameter {key!r}; known: {sorted(known)}")
+            raise ValueError(f"{name}: unknown parameter {shown(key)}; known: {sorted(known)}")
         if isinstance(known[key], int):
             _int_parameter(params, key, *INT_RANGE, " (OpenSpiel's integers are C++ ints)")
         elif not isinstance(value, str):
-            raise ValueError(f"{key} must be a string, got {value!r}")
+            raise ValueError(f"{key} must be a string, got {shown(value)}")
     register_games()
     return pyspiel.load_game(name, params)
 

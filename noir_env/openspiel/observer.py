@@ -49,7 +49,7 @@ class Observer:
     def set_from(self, state: SpielState, player: int) -> None:
         """Fill `tensor` with `player`'s observation of `state` (zeros before the deal).
         The information state has no tensor: pyspiel.SpielError."""
-        if self.perfect_recall:
+        if self.tensor is None:  # perfect recall
             raise pyspiel.SpielError(
                 f"InformationStateTensor unimplemented: {self.title} offers the information "
                 "state as a string (information_state_string); the observation tensor is "

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
+from .._json_file import parse_json
+from .._shown import shown
 from .deal import DEAL_NODES, WORLD_SEEDS
 
 if TYPE_CHECKING:
@@ -87,19 +89,19 @@ def _parse(game: SpielGame, text: Any) -> dict[str, Any]:
         raise ValueError(f"a serialized state of {game} has at most {limit} characters, "
                          f"got {len(text)}")  # fmt: skip
     try:
-        record = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as err:
+        record = parse_json(text)  # NaN and Infinity refused, nesting bounded
+    except ValueError as err:
         raise ValueError(f"not a serialized state (expected {FORMAT} JSON): {err}") from None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise ValueError(f"not a serialized state: expected a JSON object with format {FORMAT!r}")
     if sorted(record) != sorted(KEYS):
         raise ValueError(f"a serialized state has the keys {list(KEYS)}, got {sorted(record)}")
     if record["game"] != game.core_game.name:
-        raise ValueError(f"a state of {record['game']!r:.40} cannot be loaded into {game}")
+        raise ValueError(f"a state of {shown(record['game'], 40)} cannot be loaded into {game}")
     expected = dict(sorted(game.get_parameters().items()))
     if record["parameters"] != expected:
         raise ValueError(
-            f"the state was serialized with parameters {record['parameters']!r:.200}, this "
+            f"the state was serialized with parameters {shown(record['parameters'], 200)}, this "
             f"game has {expected}: load it into the game it came from"
         )
     history = _int_list(record["history"], "history", most, MAX_ID)
@@ -111,7 +113,7 @@ def _parse(game: SpielGame, text: Any) -> dict[str, Any]:
         what = f"worlds[{k}]"
         w = _int_list(world, what, 3, WORLD_SEEDS - 1)
         if len(w) != 3 or any(not 0 <= x <= hi for x, hi in zip(w, bounds, strict=True)):
-            raise ValueError(f"{what} = {world!r:.80}: must be [history length 0..{bounds[0]}, "
+            raise ValueError(f"{what} = {shown(world)}: must be [history length 0..{bounds[0]}, "
                              f"seat 0..{bounds[1]}, seed 0..{bounds[2]}]")  # fmt: skip
         if k and w[0] < worlds[k - 1][0]:
             raise ValueError(f"{what}: re-deals must be in the order of the history")
@@ -121,12 +123,8 @@ def _parse(game: SpielGame, text: Any) -> dict[str, Any]:
 def _int_list(value: Any, what: str, most: int, hi: int) -> list[int]:
     """`value` if it is a list of at most `most` integers in 0..hi (bools are not)."""
     if not isinstance(value, list) or len(value) > most:
-        raise ValueError(f"{what} must be a list of at most {most} integers, got {value!r:.80}")
+        raise ValueError(f"{what} must be a list of at most {most} integers, got {shown(value)}")
     for i, x in enumerate(value):
         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= hi:
-            raise ValueError(f"{what}[{i}] = {x!r:.40}: must be an integer in 0..{hi}")
+            raise ValueError(f"{what}[{i}] = {shown(x, 40)}: must be an integer in 0..{hi}")
     return value
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number of a serialized state")

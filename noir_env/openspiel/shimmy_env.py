@@ -30,6 +30,8 @@ class OpenSpielEnv(OpenSpielCompatibilityV0):
     every reset and in a pickle, and whose rewards are each seat's return once (an agent
     already done steps with None, as PettingZoo's own envs do)."""
 
+    config: dict[str, Any] | None  # the game's parameters (Shimmy's attribute)
+
     def __init__(self, env: Any = None, game_name: str | None = None,
                  render_mode: str | None = None, config: dict | None = None) -> None:  # fmt: skip
         super().__init__(env, game_name, render_mode, config)

@@ -90,7 +90,7 @@ class SpielState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         """The core's legal actions of `player`, ascending (none for a seat not to act)."""
-        if player != self.current_player():
+        if self._raw is None or player != self.current_player():
             return []
         return np.flatnonzero(self._raw["mask"][0]).tolist()
 
@@ -112,7 +112,7 @@ class SpielState(pyspiel.State):
             raise ValueError(f"action {action}: not an action id (0..{self._core.num_actions - 1})")
         self._core.step(self.core_state, np.array([action], np.int64))
         self._length += 1
-        self._observe_step(seat, int(action))
+        self._observe_step(self._raw, seat, int(action))
 
     def _deal_cards(self) -> None:
         """Deal the core game with the seed the chance outcomes chose (in the block
@@ -122,17 +122,18 @@ class SpielState(pyspiel.State):
         # ask_all: every decision whose being forced is not public is presented, so who is
         # asked reveals nothing hidden (District Noir's core ignores it: DN5.1)
         state = self._core.init(1, game.num_seats, game.rules, seeds=[seed], ask_all=True)
-        self._raw = np.ndarray.view(state, np.ndarray)
+        self._raw = raw = np.ndarray.view(state, np.ndarray)
         self._digests = [b""] * game.num_seats
-        self._observe_step(-1, -1)  # the deal: each seat's first observation
+        self._observe_step(raw, -1, -1)  # the deal: each seat's first observation
 
-    def _observe_step(self, seat: int, action: int) -> None:
+    def _observe_step(self, game: np.ndarray, seat: int, action: int) -> None:
         """Fold this step into every seat's observation digest: the public part of the
-        state, the seat's own hand, and its own action when it acted."""
-        raw = self._raw.view(np.uint8).reshape(-1)
+        state (`game`, the dealt `_raw`), the seat's own hand, and its own action when it
+        acted."""
+        raw = game.view(np.uint8).reshape(-1)
         public = hashlib.blake2b(raw[self._game.public_index].tobytes(), digest_size=16)
         step = public.digest()
-        hands = self._raw["hand"][0]
+        hands = game["hand"][0]
         self._digests = [
             hashlib.blake2b(
                 d

@@ -75,8 +75,8 @@ def scene(state, i: int = 0, viewpoint: int | None = SPECTATOR,
         table, hands = noir_view(state, i, viewpoint)
         return noir_scene(table, hands, viewpoint, names, rules_name)
     if dtype == DISTRICT_DTYPE:
-        table, hands = district_view(state, i, viewpoint)
-        return district_scene(table, hands, viewpoint, names)
+        line, district_hands = district_view(state, i, viewpoint)
+        return district_scene(line, district_hands, viewpoint, names)
     raise ValueError(f"board pictures are drawn of NOIR and District Noir states, got {dtype}")
 
 

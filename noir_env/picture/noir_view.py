@@ -123,18 +123,21 @@ def decode(o: np.ndarray, observer: int) -> Table:
     if o[g["countdown_on"]] > 0.5:
         cd = (int(o[g["countdown_tokens"]]), seat(g["countdown_holder"]),
               int(o[g["countdown_turns_left"]]))  # fmt: skip
-    attack = None
-    if o[g["attack_pending"]] > 0.5:
-        defender = seat(g["attack_target_seat"])
-        attack = (defender, -1, _ints(o[g["attackers"] : g["attackers"] + 4]))
     win = _one_hot(o, g["window"], C.NUM_WINDOWS)
     rt = _one_hot(o, g["reaction_kind"], 6)
     seats = [_seat(o, GLOBAL_SIZE + rel * SEAT_SIZE) for rel in range(n)]
     seats = [seats[(q - observer) % n] for q in range(n)]
-    if attack is not None:  # the target place: the flag on the defender's table
-        s = seats[attack[0]]
+    attack = None
+    if o[g["attack_pending"]] > 0.5:  # the target place: the flag on the defender's table
+        defender = seat(g["attack_target_seat"])
+        s = seats[defender]
         where = C.TGT_HIDEOUT if s.hideout_target else s.target_slot
-        attack = (attack[0], where, attack[2])
+        if where is None:
+            raise ValueError(
+                f"observation of seat {observer}: an attack on seat {defender} is pending, "
+                "but no place of that seat is its target"
+            )
+        attack = (defender, where, _ints(o[g["attackers"] : g["attackers"] + 4]))
     return Table(
         num_players=n,
         phase=C.Phase(_one_hot(o, g["phase"], C.NUM_PHASES)).name,

@@ -9,6 +9,7 @@ once and assembles a board from them (train/replay_html.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 
@@ -84,7 +85,7 @@ class Scene:
         return g
 
 
-def _attrs(d: dict[str, object]) -> str:
+def _attrs(d: Mapping[str, object]) -> str:
     return "".join(f' {k}="{escape(str(v))}"' for k, v in d.items() if v is not None)
 
 

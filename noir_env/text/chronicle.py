@@ -171,6 +171,9 @@ class DistrictChronicle:
 def chronicle_for(game: Game, names: list[str]) -> NoirChronicle | DistrictChronicle | None:
     """The chronicle of `game` (None for a game without one: its prompts say nothing of
     what happened)."""
-    kinds = {"noir": NoirChronicle, "district_noir": DistrictChronicle}
+    kinds: dict[str, type[NoirChronicle | DistrictChronicle]] = {
+        "noir": NoirChronicle,
+        "district_noir": DistrictChronicle,
+    }
     kind = kinds.get(game.name)
     return kind(names) if kind is not None else None

@@ -192,6 +192,7 @@ class _Lanes:
             games = self.state[lanes]
             acts = as_actions(who, policy.act_on_state(games, np.arange(lanes.size)), lanes.size)
         else:
+            assert policy.act is not None, "the built-in policy plays in compiled code"
             if policy.observes:
                 seats = self.state.actor[lanes]
                 obs, mask = L.observe_rows(kv, lanes, seats, g.obs_size, g.num_actions)
@@ -217,8 +218,8 @@ class _Lanes:
             acts[rows] = self.ask(policies[int(k)], lanes[rows])
         self.run(lanes, acts, max_steps)
 
-    def record(self, lanes: np.ndarray, out: GameRecords, keep: int = 0, rules: Any = None,
-               seeds: np.ndarray | None = None, max_steps: int = 0) -> None:  # fmt: skip
+    def record(self, lanes: np.ndarray, out: GameRecords, seeds: np.ndarray, keep: int = 0,
+               rules: Any = None, max_steps: int = 0) -> None:  # fmt: skip
         """Write the ended games in `lanes` into their rows of `out`, and the histories of
         those among the first `keep` scheduled games (dealt with `seeds`, `rules`)."""
         g = self.game
@@ -292,7 +293,7 @@ def play_games(
             box.deal(take, games, seeds, lineups, rules, max_steps)
         ended = np.flatnonzero((box.status == L.ST_OVER) | (box.status == L.ST_TRUNCATED))
         if ended.size:
-            box.record(ended, out, keep, rules, seeds, max_steps)
+            box.record(ended, out, seeds, keep, rules, max_steps)
             box.status[ended] = L.ST_IDLE
             if progress is not None:
                 progress(int(ended.size))

@@ -38,7 +38,7 @@ that wrapper instead).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -63,8 +63,15 @@ FINAL_KEYS = (
 )
 
 
+class EndedRows(Protocol):
+    """What `final_info` reads: `games`, the slots that ended, and for each of its keys an
+    array attribute with one row per slot in `games` (`Ended`, or the self-play env's)."""
+
+    games: np.ndarray
+
+
 def final_info(
-    ended: Ended, num_envs: int, keys: tuple[str, ...] = FINAL_KEYS
+    ended: EndedRows, num_envs: int, keys: tuple[str, ...] = FINAL_KEYS
 ) -> dict[str, np.ndarray]:
     """Gymnasium's dict-of-arrays form of the ended episodes' information (`keys` of
     `ended`): each key an array over all slots, `_key` marking the slots it is set for."""

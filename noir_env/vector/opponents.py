@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from .._shown import shown
+
 OpponentSpec = Any  # str | policy object | callable | Mapping | Sequence of pairs
 
 
@@ -97,7 +99,7 @@ def _resolve_one(spec) -> tuple[Callable | SearchHook | None, str, bool]:
         hook = getattr(policy, "act_on_state", None)
         if not callable(hook):
             raise ValueError(
-                f"opponent {_name_of(spec, policy)!r} declares uses_state but has no "
+                f"opponent {shown(_name_of(spec, policy))} declares uses_state but has no "
                 "act_on_state(state, games)"
             )
         return SearchHook(hook), _name_of(spec, policy), False
@@ -107,7 +109,7 @@ def _resolve_one(spec) -> tuple[Callable | SearchHook | None, str, bool]:
     if act is None or not callable(act):
         raise ValueError(
             "an opponent is a name (e.g. 'random'), an object with act(obs, mask), a callable "
-            f"act(obs, mask), or a mix {{opponent: probability}}; got {spec!r}"
+            f"act(obs, mask), or a mix {{opponent: probability}}; got {shown(spec)}"
         )
     return act, _name_of(spec, policy), False
 
@@ -119,7 +121,7 @@ def _pairs(spec) -> list[tuple[Any, float]]:
         pairs = list(spec)
         if not pairs or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
             raise ValueError(
-                f"a list of opponents must hold (opponent, probability) pairs, got {spec!r}"
+                f"a list of opponents must hold (opponent, probability) pairs, got {shown(spec)}"
             )
         return pairs
     return [(spec, 1.0)]
@@ -133,7 +135,7 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
         raise ValueError("the opponent mix is empty")
     given = [p for _, p in pairs]
     if not all(isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_) for p in given):
-        raise ValueError(f"opponent probabilities must be numbers, got {given!r:.200}")
+        raise ValueError(f"opponent probabilities must be numbers, got {shown(given, 200)}")
     probs = np.array([float(p) for p in given], np.float64)
     total = sum(probs.tolist())  # Python's float sum: inf on overflow, with no warning
     if not np.isfinite(probs).all() or (probs < 0).any() or not 0 < total < math.inf:
@@ -155,10 +157,10 @@ def resolve(spec: OpponentSpec) -> OpponentMix:
 def check_share(mixed_tables: Any) -> float:
     """`mixed_tables` as a float in [0, 1], or ValueError naming it."""
     if isinstance(mixed_tables, bool) or not isinstance(mixed_tables, int | float | np.number):
-        raise ValueError(f"mixed_tables must be a number in [0, 1], got {mixed_tables!r}")
+        raise ValueError(f"mixed_tables must be a number in [0, 1], got {shown(mixed_tables)}")
     share = float(mixed_tables)
     if not 0.0 <= share <= 1.0:
-        raise ValueError(f"mixed_tables must be in [0, 1], got {mixed_tables!r}")
+        raise ValueError(f"mixed_tables must be in [0, 1], got {shown(mixed_tables)}")
     return share
 
 
@@ -278,9 +280,9 @@ class OpponentTable(ABC):
 
     def _checked(self, k: int, actions, games: np.ndarray) -> np.ndarray:
         name = self._names[k]
-        acts = as_actions(f"opponent {name!r}", actions, games.size)
+        acts = as_actions(f"opponent {shown(name)}", actions, games.size)
         bad = self.illegal_position(games, acts)
         if bad >= 0:
             msg = self.illegal_message(int(games[bad]), int(acts[bad]))
-            raise ValueError(f"opponent {name!r} chose an illegal action: {msg}")
+            raise ValueError(f"opponent {shown(name)} chose an illegal action: {msg}")
         return acts

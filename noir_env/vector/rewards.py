@@ -69,7 +69,7 @@ def seat_rewards(
     core's, 0 on truncation) plus an equal share of what the seats eliminated earlier were
     paid above their outcome. float64 keeps an episode's sum at zero to the last digit (the
     AEC env's Python floats)."""
-    rewards = np.zeros(alive_after.shape, dtype)
+    rewards: np.ndarray = np.zeros(alive_after.shape, dtype)
     seat_done = np.zeros(alive_after.shape, np.bool_)
     _seat_rewards(np.asarray(num_players, np.int64), np.asarray(alive_before, np.bool_),
                   np.asarray(alive_after, np.bool_), np.asarray(outcome, np.float64),

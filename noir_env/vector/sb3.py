@@ -21,7 +21,7 @@ Needs the `train` extra (stable-baselines3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -127,7 +127,7 @@ class GameSB3VecEnv(VecEnv):
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
 
-    def _get_indices(self, indices: VecEnvIndices) -> Sequence[int]:
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
         if indices is None:
             return range(self.num_envs)
         if isinstance(indices, int):

@@ -4,6 +4,8 @@ game is a function of its seed and the decisions taken in it, whatever the batch
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..engine.args import as_int
@@ -66,7 +68,8 @@ class SeedStreams:
     def restart(self, seed: int | None) -> None:
         """Start every stream again from `seed` (None: fresh entropy)."""
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (SEED_LIMIT - self.num_slots))
+            entropy = cast(int, np.random.SeedSequence().entropy)  # drawn from the OS: an int
+            seed = int(entropy % (SEED_LIMIT - self.num_slots))
         self.base = check_seed(seed, self.num_slots)
         self.dealt[:] = 0
         self.started = True

@@ -68,7 +68,7 @@ class SelfPlayEnv:
         self.seed = None if seed is None else S.check_seed(seed, self.num_envs)
         self.closed = False
         self.seeds = SeedStreams(self.num_envs)
-        self.state = None
+        self.state: np.recarray | None = None  # the N games, from the first reset on
         self.game_seed = np.zeros(self.num_envs, np.int64)
         self.returns = np.zeros((self.num_envs, self.game.max_players), np.float64)
 
@@ -93,16 +93,14 @@ class SelfPlayEnv:
         act, rewards [N, P] per seat, terminated [N] (game over), truncated [N], infos).
         Raises ValueError, changing nothing, if an action is illegal."""
         self._require_open("step()")
-        if self.state is None:
-            raise ValueError("call reset() before step()")
+        state = self._games()
         g = self.game
-        alive_before = g.alive(self.state)
-        outcome, over, _ = g.step(self.state, actions)  # checks every action first
-        truncated = ~over & (self.state.steps >= self.max_steps)
+        alive_before = g.alive(state)
+        outcome, over, _ = g.step(state, actions)  # checks every action first
+        truncated = ~over & (state.steps >= self.max_steps)
         rewards, seat_done = seat_rewards(
-            g.num_players(self.state), alive_before, g.alive(self.state), outcome, over,
-            truncated,
-        )  # fmt: skip
+            g.num_players(state), alive_before, g.alive(state), outcome, over, truncated
+        )
         self.returns += rewards
         ended = np.flatnonzero(over | truncated)
         extra = self._ended(ended, over) if ended.size else {}
@@ -123,33 +121,39 @@ class SelfPlayEnv:
         if self.closed:
             raise ValueError(f"{what} on a closed environment; make a new one")
 
+    def _games(self) -> np.recarray:
+        """The N games' state (ValueError before the first reset)."""
+        if self.state is None:
+            raise ValueError("call reset() before step()")
+        return self.state
+
     def _deal(self, games: np.ndarray) -> None:
         seeds = self.seeds.next(games)
         counts = self.player_counts
         nps = counts[draw(seeds, S.salt(self.game.seed_salt, S.SALT_PLAYERS), counts.size)]
-        self.state[games] = self.game.init(games.size, nps, self.rules, seeds, ask_all=True)
+        self._games()[games] = self.game.init(games.size, nps, self.rules, seeds, ask_all=True)
         self.game_seed[games] = seeds
         self.returns[games] = 0.0
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         """The acting seat's observation and mask in every game."""
-        return self._observe_rows(np.arange(self.num_envs), self.state.actor)
+        return self._observe_rows(np.arange(self.num_envs), self._games().actor)
 
     def _observe_rows(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         g = self.game
-        return L.observe_rows(g.kernel_view(self.state), games, seats, g.obs_size, g.num_actions)
+        return L.observe_rows(g.kernel_view(self._games()), games, seats, g.obs_size, g.num_actions)
 
     def _infos(self, mask: np.ndarray) -> dict[str, Any]:
         return {
-            "seat": self.state.actor.copy(),
+            "seat": self._games().actor.copy(),
             "action_mask": mask,
-            "num_players": self.game.num_players(self.state),
+            "num_players": self.game.num_players(self._games()),
         }
 
     def _ended(self, games: np.ndarray, over: np.ndarray) -> dict[str, Any]:
         """final_info / final_obs of the games in `games`, before they are dealt again."""
         game = self.game
-        done = self.state[games]
+        done = self._games()[games]
         players = game.num_players(done)
         final_obs = np.full(self.num_envs, None, object)
         for g, n in zip(games, players, strict=True):  # only the ended games: each seat's view

@@ -30,7 +30,8 @@ import numpy as np
 
 from ..game import Game
 from ..views import action_space, board_text, observation_space
-from .engine import SingleSeatGames, StepOut
+from .engine import SingleSeatGames
+from .episodes import Ended
 from .gym_vector import FINAL_KEYS
 
 ILLEGAL_ACTIONS = ("raise", "terminate")  # what an illegal action does (SingleSeatEnv)
@@ -112,39 +113,32 @@ class SingleSeatEnv(gymnasium.Env):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.illegal_action == "terminate":
-            if self._mask is None:
+            if self._mask is None or self._obs is None:
                 raise ValueError("call reset() first")
             if self._ended:
                 raise ValueError("the episode ended on an illegal action: call reset()")
-            if not self._legal(action):
-                return self._end_on_illegal(action)
+            if not _legal(action, self._mask):
+                return self._end_on_illegal(action, self._obs, self._mask)
         out = self.games.step(np.array([action]))
         self._obs = out.obs[0].copy()
         self._mask = out.mask[0].copy()
         info = self._info()
         if out.ended is not None:
-            info.update(_final(out, self.final_keys))
+            info.update(_final(out.ended, self.final_keys))
         if self.render_mode == "human":
             self.render()
         terminated, truncated = bool(out.terminated[0]), bool(out.truncated[0])
         return self._obs.copy(), float(out.reward[0]), terminated, truncated, info
 
-    def _legal(self, action: Any) -> bool:
-        """Whether `action` is one of the learner's legal action ids now."""
-        if isinstance(action, bool | np.bool_):
-            return False
-        try:
-            a = operator.index(action)
-        except TypeError:
-            return False
-        return 0 <= a < self._mask.shape[0] and bool(self._mask[a])
-
-    def _end_on_illegal(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """illegal_action="terminate": the episode ends, the game stays as it was."""
+    def _end_on_illegal(
+        self, action: Any, obs: np.ndarray, mask: np.ndarray
+    ) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """illegal_action="terminate": the episode ends, the game stays as it was (its
+        observation `obs`; `mask` the legal actions it had)."""
         self._ended = True
-        self._mask = np.zeros_like(self._mask)
+        self._mask = np.zeros_like(mask)
         info = {**self._info(), "illegal_action": True, "action": repr(action)}
-        return self._obs.copy(), self.illegal_reward, True, False, info
+        return obs.copy(), self.illegal_reward, True, False, info
 
     def close(self) -> None:
         """Close the game: `reset` and `step` raise ValueError from now on."""
@@ -190,8 +184,18 @@ class SingleSeatEnv(gymnasium.Env):
         }
 
 
-def _final(out: StepOut, keys: tuple[str, ...] = FINAL_KEYS) -> dict[str, Any]:
-    ended = out.ended
+def _legal(action: Any, mask: np.ndarray) -> bool:
+    """Whether `action` is one of the legal action ids of `mask`."""
+    if isinstance(action, bool | np.bool_):
+        return False
+    try:
+        a = operator.index(action)
+    except TypeError:
+        return False
+    return 0 <= a < mask.shape[0] and bool(mask[a])
+
+
+def _final(ended: Ended, keys: tuple[str, ...] = FINAL_KEYS) -> dict[str, Any]:
     info = {key: getattr(ended, key)[0] for key in keys}
     info["episode_length"] = int(ended.episode_length[0])
     return info

@@ -29,7 +29,7 @@ from noir_env.core.log import game_log
 from noir_env.core.rules import RULE_FIELDS
 from noir_env.core.serialize import PHASES, STEPS, state_from_dict, state_to_dict
 from noir_env.core.validate import check_invariants
-from noir_env.engine import shell
+from noir_env.threads import PARALLEL_MIN
 
 PRESETS = ["noirburg", "noirbrough", "original"]
 EXAMPLES = int(os.environ.get("NOIR_FUZZ_EXAMPLES", "250"))
@@ -317,8 +317,8 @@ def pick_legal(state, u: np.ndarray) -> np.ndarray:
 @given(
     d=mutated_positions(),
     seed=st.integers(0, 2**16),
-    num_clean=st.sampled_from([2, shell.PARALLEL_MIN]),  # the serial and parallel kernels
-    at=st.integers(0, shell.PARALLEL_MIN),
+    num_clean=st.sampled_from([2, PARALLEL_MIN]),  # small, and large (threaded)
+    at=st.integers(0, PARALLEL_MIN),
 )
 def test_a_fuzzed_game_never_changes_the_games_batched_with_it(d, seed, num_clean, at):
     try:

@@ -168,7 +168,7 @@ def test_an_illegal_move_in_a_record_is_named():
         (os.urandom(64).hex(), "not a serialized state"),
         ("[" * 100_000 + "]" * 100_000, "at most"),
         ("[" * 4_000, "not a serialized state"),  # nested past Python's recursion limit
-        ('{"format": NaN}', "NaN is not a number"),
+        ('{"format": NaN}', "NaN is not a JSON number"),
         ("null", "expected a JSON object"),
         ("", "not a serialized state"),
         (b"history=", "is a str"),

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from noir_env.engine.binding import GameKernels
+from noir_env.engine.fields import flag, int_in, list_of, rng_state
 from noir_env.engine.protocol import Game
 from noir_env.engine.records import RecordLayout
 from noir_env.engine.registry import register
@@ -115,11 +116,29 @@ class RaceGame(Game):
         return {name: np.asarray(state[i][name]).tolist() for name in LAYOUT.dtype.names}
 
     def state_from_dict(self, data):
+        """Every value type- and range-checked (the engine's `fields` helpers), the parts
+        checked against each other, the legal moves recomputed and compared."""
         if not isinstance(data, dict) or set(data) != set(LAYOUT.dtype.names):
             raise ValueError(f"a Race state has exactly the keys {list(LAYOUT.dtype.names)}")
         s = self.allocate(1)
-        for name in LAYOUT.dtype.names:
-            s[name][0] = data[name]
+        n = s.num_players[0] = int_in(data["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
+        length = s.length[0] = int_in(data["length"], "length", SHORTEST, LONGEST)
+        s.pos[0] = int_in(data["pos"], "pos", 0, length)
+        s.winner[0] = int_in(data["winner"], "winner", -1, n - 1)
+        s.actor[0] = int_in(data["actor"], "actor", -1, n - 1)
+        s.steps[0] = int_in(data["steps"], "steps", 0, 2**31 - 1)
+        s.rng[0] = rng_state(data["rng"])
+        moved = list_of(data["moved"], "moved", MAX_PLAYERS) + [None] * MAX_PLAYERS
+        s.moved[0] = [int_in(m, f"moved[{q}]", 0, length if q < n else 0)
+                      for q, m in enumerate(moved[:MAX_PLAYERS])]  # fmt: skip
+        over = s.pos[0] == length
+        if sum(s.moved[0]) != s.pos[0] or over != (s.winner[0] >= 0) or over != (s.actor[0] < 0):
+            why = "the moves add up to pos; winner set and actor -1 exactly at the last square"
+            raise ValueError(f"inconsistent position: {why}")
+        given = [flag(v, f"mask[{a}]") for a, v in enumerate(list_of(data["mask"], "mask", 3))]
+        self.refresh(s)
+        if given != s.mask[0].tolist():
+            raise ValueError(f"mask={given}: the legal moves are {s.mask[0].tolist()}")
         return s
 
 

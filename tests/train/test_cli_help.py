@@ -13,7 +13,7 @@ from train.cli import first_paragraph
 
 TOOLS = ["train.evaluate", "train.compare", "train.curves", "train.replay", "train.play",
          "train.export_policy", "train.soup", "train.demo", "train.rllib.export",
-         "train.dataset"]  # fmt: skip
+         "train.dataset", "train.rate"]  # fmt: skip
 
 
 def test_first_paragraph_joins_the_lines_of_the_first_paragraph():

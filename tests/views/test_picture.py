@@ -195,3 +195,17 @@ def test_gymnasium_env_renders_frames_for_video(env_id):
             break
     frames = env.render()
     assert len(frames) >= 2 and {f.shape for f in frames} == {SHAPE}
+
+
+def test_observation_with_a_pending_attack_but_no_target_is_refused():
+    """An observation that says an attack is pending on a seat none of whose places is the
+    attack's target (no core writes one) is refused by name, not drawn with no place."""
+    from noir_env.core.observe import GLOBAL_OFFSETS
+    from noir_env.picture.noir_view import decode
+
+    o = core.observe(core.init(1, 4, seeds=0), 0)[0].copy()
+    decode(o, 0)  # the dealt game decodes
+    o[GLOBAL_OFFSETS["attack_pending"][0]] = 1.0
+    o[GLOBAL_OFFSETS["attack_target_seat"][0] + 1] = 1.0  # the next seat, no place flagged
+    with pytest.raises(ValueError, match="an attack on seat 1 is pending"):
+        decode(o, 0)

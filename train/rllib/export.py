@@ -85,6 +85,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", help="policy file to write (default: beside the checkpoint)")
     parser.add_argument("--module", default=None, help="module id (default: the trained one)")
     args = parser.parse_args(argv)
+    try:
+        import ray  # noqa: F401 - only to tell a missing Ray from a bad checkpoint
+    except ImportError:
+        parser.error('needs Ray RLlib: pip install "noir_env[rllib]"')
     print(parser.run(lambda: export_checkpoint(args.checkpoint, args.out, args.module)))
 
 

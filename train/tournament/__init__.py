@@ -180,7 +180,7 @@ def run_tournament(
     schedule = make_schedule(len(labels), num_players, games, seed, spec)
     bar = _progress_bar(schedule.seeds.size) if progress else None
     if bar is not None:
-        policies = _DecisionTicker(bar).wrap_search(policies)
+        policies = DecisionTicker(bar).wrap_search(policies)
     t0 = time.perf_counter()
     records = play_games(schedule.seeds, schedule.lineups, policies, rules_name, max_steps,
                          slots, ask_forced, bar.update if bar else None, spec,
@@ -219,7 +219,7 @@ def _specs(agents: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
     return list(agents.values()) if isinstance(agents, Mapping) else list(agents)
 
 
-class _DecisionTicker:
+class DecisionTicker:
     """Shows the search entrants' decisions on the progress bar's postfix. The games run side
     by side and end together, so a tournament of search agents (seconds a game) would
     otherwise show no finished game, and no progress, for minutes."""

@@ -18,7 +18,7 @@ _RANK_WIN, _RANK_IN = 2.0e9, 1.0e9  # finishing-order keys: winners > still in >
 
 
 def wilson_interval(
-    successes: np.ndarray | int, trials: np.ndarray | int, z: float = Z95
+    successes: np.ndarray | float, trials: np.ndarray | int, z: float = Z95
 ) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval of a binomial proportion (95% by default): the p with
     |successes - trials p| <= z sqrt(trials p (1 - p)). (nan, nan) for 0 trials."""
