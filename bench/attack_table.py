@@ -1,5 +1,5 @@
 """How an agent holds up against attack-heavy tables: the agent under test alone against n-1
-copies of an attack bot (`bench/attack_bots.py`), or a mixed table of them, at 3-6
+copies of an attack bot (`bench/bots/attack.py`), or a mixed table of them, at 3-6
 players, seats rotated over fixed deals (`train.tournament.run_tournament`).
 
     python bench/attack_table.py --agent heuristic                          # held-out bots, 3-6
@@ -29,7 +29,7 @@ from train.cli import first_paragraph
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
 
-from bench.attack_bots import HELD_OUT, load_bot  # noqa: E402
+from bench.bots.attack import HELD_OUT, load_bot  # noqa: E402
 from noir_env.core import constants as C  # noqa: E402
 from noir_env.core.observe import O_PHASE  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The bruiser attack bot (bench/bruiser_bot.py): legal answers everywhere, deterministic, and
+"""The bruiser attack bot (bench/bots/bruiser.py): legal answers everywhere, deterministic, and
 it plays the way its docstring says (business raids, reaction cards)."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.attack_bots import load_bot
 from bench.attack_table import Counted, play_table
-from bench.bruiser_bot import Bruiser
+from bench.bots.attack import load_bot
+from bench.bots.bruiser import Bruiser
 from tests.agent_checks import PRESETS, ask_along_random_games
 
 

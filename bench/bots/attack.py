@@ -14,7 +14,7 @@ Two sets, kept apart on purpose:
   a Hideout it eliminates at even odds; cancels attacks on what matters to it.
 
 Everything else (spending, guarding, moving, drawing) they play as `heuristic` does, so that
-they are strong enough to punish a weak defence. `bruiser` (tuning, `bench/bruiser_bot.py`)
+they are strong enough to punish a weak defence. `bruiser` (tuning, `bench/bots/bruiser.py`)
 is the exception: an economy of its own too, so a table of it plays nothing like the heuristic.
 
 The tuning set (with `style-rusher` and `style-bully`) is what agents may be tuned against;
@@ -329,10 +329,10 @@ class AttackBot(RuleAgent):
 
 
 def load_bot(name: str, seed: int | None = None):
-    """An attack bot by name (`BOT_NAMES`, or `bruiser`: `bench/bruiser_bot.py`) or any
+    """An attack bot by name (`BOT_NAMES`, or `bruiser`: `bench/bots/bruiser.py`) or any
     registered agent (`agents.load`)."""
     if name == "bruiser":
-        from bench.bruiser_bot import Bruiser
+        from bench.bots.bruiser import Bruiser
 
         return Bruiser(seed)
     if name in BOT_NAMES:

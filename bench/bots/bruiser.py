@@ -2,7 +2,7 @@
 (docs/RULES.md) on the public observation and mask, for measuring agents against a table
 that plays nothing like them (`bench/attack_table.py`; it is in the tuning set).
 
-Unlike the other attack bots (`bench/attack_bots.py`), which play the heuristic outside their
+Unlike the other attack bots (`bench/bots/attack.py`), which play the heuristic outside their
 attacks and reactions, it deploys, draws, picks targets and plays reactions by short rules of
 its own; moves, placements and the gangsters it sends are the scripted styles' shared pieces
 (`agents/styles/common.py`), as for every style:

@@ -1,0 +1,1 @@
+"""Rule bots the benchmarks play against (library modules, not scripts)."""
