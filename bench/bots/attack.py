@@ -68,9 +68,10 @@ WORTH = np.array(
 )
 
 KEEP = np.array([3.0, 2.0, 3.0, 4.0])  # coins each bot keeps back from deploys and draws (R3.8)
-# the bots play the heuristic (its default weights) wherever they have no rule of their own:
-# what makes them differ is where and how often they attack and react
-ECONOMY = Style().weights()
+# the bots play the heuristic wherever they have no rule of their own: what makes them differ
+# is where and how often they attack and react. Its weights are pinned (`raid` off, as when
+# the bots were written) so that the bots stay the same opponents when the defaults move.
+ECONOMY = Style(raid=0.0).weights()
 
 
 # --- targets -----------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ Strategy (rule numbers from docs/RULES.md):
   business covering it (in Move Gangsters too), keeps the room its HIDDEN gangsters need to
   come back, and sends guards out only when the attack is worth the exposure. A Police in
   hand covers part of the hazard (`shield`), and the last one is kept for the Hideout.
+  The money that pays a breach is counted less what raids on its unguarded businesses
+  would steal first (R3.4, `raid`).
 - **Spend for a return.** Deploy values a business by the income it pays over the turns
   left (`econ`, fewer once the countdown runs, R6.3), a gangster by its power (`gang`) and
   by the elimination it brings within reach (`build`), each less its cost. Draw buys every
@@ -37,7 +39,8 @@ Strategy (rule numbers from docs/RULES.md):
 
 The weights (`Style`) were tuned together by an evolution strategy against heuristic-v1 (as
 the lone seat and among three of it), the rusher and bully styles at 4 players and
-heuristic-v1 under the noirbrough rules; `STYLES` has the one result, `balanced`. `seed`
+heuristic-v1 under the noirbrough rules, and `raid` alone against the `bruiser` bench bot
+(`bench/bots/bruiser.py`); `STYLES` has the one result, `balanced`. `seed`
 only breaks near-ties (`noise`): a decision is a function of the observation, the mask, the
 style and the seed, whatever the batch it sits in.
 """
@@ -82,6 +85,7 @@ class Style(V1Style):
     away: float = 0.03  # cost of a point of attack power away (hiding) until the next turn
     budget: float = 20.0  # worth of a coin this turn's deploys need, where Draw comes first
     idle: float = 0.5  # worth per power of attacking, lost on a Hideout whose guards may not
+    raid: float = 2.0  # coins counted as stolen per coin of unguarded income (several raiders)
 
     def weights(self) -> np.ndarray:
         """The float64 weight vector the kernels read (order of `heuristic.v2.economy.W2_*`)."""

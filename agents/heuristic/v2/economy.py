@@ -39,6 +39,7 @@ from agents.heuristic.view import (
     R_HO_ATTACKERS,
     R_PREP_FIRST,
     P,
+    S,
     holding_money_win,
     money_threshold,
     one_hot,
@@ -65,14 +66,29 @@ W2_ARMS = 23  # share of an elimination's worth that brings a gangster bringing 
 W2_AWAY = 24  # cost of a point of power away from its place until the next turn (attackers hide)
 W2_BUDGET = 25  # worth of a coin the Deploy step still to come this turn needs (prep_first)
 W2_IDLE = 26  # worth per power of being able to attack, lost on a Hideout whose guards may not
-NUM_WEIGHTS2 = 27
+W2_RAID = 27  # coins counted as stolen before the next turn per coin of unguarded income
+NUM_WEIGHTS2 = 28
+
+
+@njit(cache=True)
+def exposed_income(o):
+    """Income of the observer's businesses nobody guards: a raid destroys one with any
+    gangster and steals its income (R3.4), coins then missing to pay a breach (R3.8)."""
+    total = 0.0
+    for t in range(S):
+        inc = o[slot(0, t) + F_INCOME]
+        if inc > 0.5 and slot_power(o, 0, t) < 0.5:
+            total += inc
+    return total
 
 
 @njit(cache=True)
 def hazard(o, info, w, d_defense, d_top, d_money):
     """The observer's hazard of elimination before its next turn (`_table.hideout_hazard`)
-    with its Hideout defense, covering income and money changed by the given amounts; a
-    Police in hand (a cancel) covers part of it (`W2_SHIELD`)."""
+    with its Hideout defense, covering income and money changed by the given amounts, less
+    the coins raids on its unguarded businesses would steal first (`W2_RAID`); a Police in
+    hand (a cancel) covers part of it (`W2_SHIELD`)."""
+    d_money -= w[W2_RAID] * exposed_income(o)
     r = hideout_hazard(info, 0, d_defense, d_top, d_money, w[W2_REACH], w[W2_SPREAD], w[W2_AIM])
     if holds(o, C.POLICE) > 0.5:
         r *= w[W2_SHIELD]
