@@ -4,11 +4,12 @@ stepping one game, stepping and dealing a batch (serially, or in threads where
 Each kernel calls the game's own through the stand-ins of `binding.py`, so numba compiles it
 once per game.
 
-The kernels that only other kernels call (`settle`, `step_one`, `is_legal`) are inlined into
-their callers: compiled as functions of their own, each would link, optimize and emit the
-game's whole rules once more. What a `prange` loop calls stays a function (`init_one`,
+The kernels that only other kernels call (`settle`, `is_legal`) are inlined into their
+callers: compiled as functions of their own, each would link, optimize and emit the game's
+whole rules once more. What a `prange` loop calls stays a function (`init_one`,
 `_play_game`): inlined, its early returns would be exits from the loop, which numba then runs
-on one thread.
+on one thread. What a `try` block calls stays a function too (`step_one`): numba catches an
+exception raised by a call, not one raised by code inlined into the block.
 
 A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
 and an error inside the game's kernels is caught per game, so the caller can put every game
@@ -65,7 +66,7 @@ def is_legal(s, i, a):
     return s[i].actor < 0 or (0 <= a < s[i].mask.shape[0] and s[i].mask[a] != 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def step_one(s, i, a, rewards, done, illegal):
     """One action in game i: the kernel behind `step`, the AEC env, the lockstep loops and
     search. A finished game sets done[i]; an illegal action sets illegal[i] and changes

@@ -166,7 +166,9 @@ def test_the_command_prints_the_address_and_serves_the_page(capsys):
         proc.terminate()
         proc.wait(timeout=30)
     # bad settings: one line, exit 2, before anything listens
-    assert play_main(["--web", "--players", "3", "--opponents", "nobody"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        play_main(["--web", "--players", "3", "--opponents", "nobody"])
+    assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown agent" in err
 
