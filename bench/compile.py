@@ -36,11 +36,8 @@ PATHS = ("aec", "district", "vector", "ppo", "demo")
 
 
 # --- the paths (run in the child) -----------------------------------------------------------
-def path_aec() -> None:
-    """A NOIR AEC game, reset and random play to the end (PettingZoo's loop)."""
-    from noir_env import noir_v2
-
-    env = noir_v2.env(num_players=4)
+def _random_aec_game(env) -> None:
+    """Reset `env` and play it to the end with uniform legal actions (PettingZoo's loop)."""
     env.reset(seed=42)
     for agent in env.agent_iter():
         observation, _, termination, truncation, _ = env.last()
@@ -49,21 +46,20 @@ def path_aec() -> None:
             action = env.action_space(agent).sample(observation["action_mask"])
         env.step(action)
     env.close()
+
+
+def path_aec() -> None:
+    """A NOIR AEC game, reset and random play to the end (PettingZoo's loop)."""
+    from noir_env import noir_v2
+
+    _random_aec_game(noir_v2.env(num_players=4))
 
 
 def path_district() -> None:
     """A District Noir AEC game, reset and random play to the end."""
     from noir_env import district_noir_v0
 
-    env = district_noir_v0.env()
-    env.reset(seed=42)
-    for agent in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
-        action = None
-        if not (termination or truncation):
-            action = env.action_space(agent).sample(observation["action_mask"])
-        env.step(action)
-    env.close()
+    _random_aec_game(district_noir_v0.env())
 
 
 def path_vector() -> None:
