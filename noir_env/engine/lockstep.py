@@ -18,10 +18,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..threads import use_parallel
 from .binding import game_observe, game_seat_alive
+from .jit import kernel
 from .refcount import borrowed
 from .sampling import count_legal, nth_legal, random_legal_action
 from .shell import step_one as game_step
@@ -37,7 +38,7 @@ ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the le
 # --- one lane ---------------------------------------------------------------------------------
 # `_play` and `_advance` are inlined into `_run_one`; the loops over lanes call `_run_one` as a
 # function (inlined into a `prange` loop, an early return would make numba run it on one thread)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
     count, and with a trace, trace[i, k] holds the game's k-th decision."""
@@ -54,7 +55,7 @@ def _play(s, i, a, out_at, trace, rew, done, ill):
             out_at[i, q] = s[i].steps
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, trace, rew, done,
              ill):  # fmt: skip
     """Play game i's built-in seats (and forced decisions unless ask_forced) until an
@@ -75,7 +76,7 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
         _play(s, i, a, out_at, trace, rew, done, ill)
 
 
-@njit(cache=True)
+@kernel
 def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
              rew, done, ill, ask_forced, max_steps):  # fmt: skip
     s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
@@ -96,7 +97,7 @@ def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status
 
 # the lanes' arrays go to the compiled loops one by one: numba types plain arrays in C at
 # each call, a NamedTuple of them in Python (tens of microseconds a call)
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
                  obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     """`_run_one` for the lanes `idx` (actions[j] for lane idx[j]; -1: only advance)."""
@@ -105,7 +106,7 @@ def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, t
                  status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def run_serial(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
                obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     for j in range(idx.shape[0]):
@@ -113,7 +114,7 @@ def run_serial(s, idx, actions, builtin, agent_rng, watch, observer, out_at, tra
                  status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def first_illegal(s, idx, actions):
     """Position j of the first action game idx[j] cannot take now (-1 if none); in a
     finished game every action counts as illegal."""
@@ -125,7 +126,7 @@ def first_illegal(s, idx, actions):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _observe_one(s, i, seat, out_row, mask_row):
     s = borrowed(s)
     game_observe(s, i, seat, out_row)
@@ -134,13 +135,13 @@ def _observe_one(s, i, seat, out_row, mask_row):
         mask_row[a] = s[i].mask[a] if mine else 0
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _observe_parallel(s, idx, seats, out, mask):
     for j in prange(idx.shape[0]):
         _observe_one(s, idx[j], seats[j], out[j], mask[j])
 
 
-@njit(cache=True)
+@kernel
 def _observe_serial(s, idx, seats, out, mask):
     for j in range(idx.shape[0]):
         _observe_one(s, idx[j], seats[j], out[j], mask[j])
