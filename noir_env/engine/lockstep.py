@@ -1,6 +1,6 @@
 """Compiled lockstep play of many games of any bound game: the inner loops of the
 single-seat engine, the arena and the self-play API, written once for every game. They step
-games with the shell's `step_one` and read a game's seats and views through the stand-ins of
+games with the shell's `play_action` and read a game's seats and views through the stand-ins of
 `binding.py` (`game_seat_alive`, `game_observe`), so numba compiles them once per game.
 
 Each seat of each lane is built in (the uniform random policy, played here with one random
@@ -25,7 +25,7 @@ from .binding import game_observe, game_seat_alive
 from .jit import kernel
 from .refcount import borrowed
 from .sampling import count_legal, nth_legal, random_legal_action
-from .shell import step_one as game_step
+from .shell import play_action, raise_if_failed
 
 ST_EXTERNAL = 0  # a seat played from Python (a policy or the learner) must decide
 ST_OVER = 1  # the game is over
@@ -36,8 +36,9 @@ ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the le
 
 
 # --- one lane ---------------------------------------------------------------------------------
-# `_play` and `_advance` are inlined into `_run_one`; the loops over lanes call `_run_one` as a
-# function (inlined into a `prange` loop, an early return would make numba run it on one thread)
+# `_play`, `_advance` and `_lane` are inlined into the serial loop; the `prange` loop calls
+# `_run_one` as a function (inlined there, an early return would make numba run it on one
+# thread)
 @kernel(inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
@@ -49,7 +50,7 @@ def _play(s, i, a, out_at, trace, rew, done, ill):
             alive_before |= 1 << q
     if trace.shape[1] > s[i].steps:
         trace[i, s[i].steps] = a
-    game_step(s, i, a, rew, done, ill)
+    raise_if_failed(play_action(s, i, a, rew, done, ill))
     for q in range(seats):
         if alive_before & (1 << q) and not game_seat_alive(s, i, q):
             out_at[i, q] = s[i].steps
@@ -76,9 +77,10 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
         _play(s, i, a, out_at, trace, rew, done, ill)
 
 
-@kernel
-def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
-             rew, done, ill, ask_forced, max_steps):  # fmt: skip
+@kernel(inline="always")
+def _lane(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
+          rew, done, ill, ask_forced, max_steps):  # fmt: skip
+    """Lane i: its action a (none for -1), then `_advance`; writes its status."""
     s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
     out_at, trace = borrowed(out_at), borrowed(trace)
     rew, done, ill = borrowed(rew), borrowed(done), borrowed(ill)
@@ -93,6 +95,14 @@ def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status
         for k in range(mask.shape[1]):  # a loop: a slice copy compiles numba's error text
             mask[i, k] = s[i].mask[k]
     status[i] = st
+
+
+@kernel
+def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
+             rew, done, ill, ask_forced, max_steps):  # fmt: skip
+    """`_lane` as a function of its own: what the `prange` loop calls."""
+    _lane(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask, rew,
+          done, ill, ask_forced, max_steps)  # fmt: skip
 
 
 # the lanes' arrays go to the compiled loops one by one: numba types plain arrays in C at
@@ -110,8 +120,8 @@ def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, t
 def run_serial(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
                obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     for j in range(idx.shape[0]):
-        _run_one(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
-                 status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
+        _lane(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
+              status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
 @kernel
@@ -126,13 +136,19 @@ def first_illegal(s, idx, actions):
     return -1
 
 
-@kernel
-def _observe_one(s, i, seat, out_row, mask_row):
+@kernel(inline="always")
+def _observe_lane(s, i, seat, out_row, mask_row):
     s = borrowed(s)
     game_observe(s, i, seat, out_row)
     mine = s[i].actor == seat
     for a in range(mask_row.shape[0]):
         mask_row[a] = s[i].mask[a] if mine else 0
+
+
+@kernel
+def _observe_one(s, i, seat, out_row, mask_row):
+    """`_observe_lane` as a function of its own: what the `prange` loop calls."""
+    _observe_lane(s, i, seat, out_row, mask_row)
 
 
 @kernel(parallel=True)
@@ -144,7 +160,7 @@ def _observe_parallel(s, idx, seats, out, mask):
 @kernel
 def _observe_serial(s, idx, seats, out, mask):
     for j in range(idx.shape[0]):
-        _observe_one(s, idx[j], seats[j], out[j], mask[j])
+        _observe_lane(s, idx[j], seats[j], out[j], mask[j])
 
 
 class Lanes(NamedTuple):

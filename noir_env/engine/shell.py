@@ -245,8 +245,9 @@ def resample_batch(s, seats, rng_states):
 
 
 # --- random playouts -----------------------------------------------------------------------
-@kernel
-def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+@kernel(inline="always")
+def _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    """Random play of game i until it ends or has taken max_steps decisions here."""
     s, agent_rng = borrowed(s), borrowed(agent_rng)
     rewards, done, illegal = borrowed(rewards), borrowed(done), borrowed(illegal)
     for _ in range(max_steps):
@@ -254,13 +255,20 @@ def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps,
             return
         if count_legal(s[i].mask) == 1:  # presented although forced (a multi-agent mode)
             forced[i] += 1
-        step_one(s, i, random_legal_action(s[i].mask, agent_rng, i), rewards, done, illegal)
+        a = random_legal_action(s[i].mask, agent_rng, i)
+        raise_if_failed(play_action(s, i, a, rewards, done, illegal))
         steps[i] += 1
         if check:
             code = game_first_violation(s, i)
             if code != 0:
                 bad[i] = code
                 return
+
+
+@kernel
+def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    """`_playout` as a function of its own: what the `prange` loop calls."""
+    _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
 
 
 @kernel(parallel=True)
@@ -273,4 +281,4 @@ def play_parallel(s, agent_rng, max_steps, check, rewards, done, illegal, steps,
 @kernel
 def play_serial(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     for i in range(s.shape[0]):
-        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
+        _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
