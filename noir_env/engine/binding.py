@@ -169,7 +169,7 @@ def _compile_stand_in(stand_in, slot: str) -> None:
         kernel = _kernel_for(args[0], slot)
         if kernel is None:
             return None
-        return types.Dispatcher(kernel).get_call_type(context, args, {})
+        return numba.typeof(kernel).get_call_type(context, args, {})
 
     arity = ARITY[slot]
 
@@ -184,7 +184,7 @@ def _compile_stand_in(stand_in, slot: str) -> None:
     @lower_builtin(stand_in, types.VarArg(types.Any))
     def lower(context, builder, sig, args):
         kernel = _kernel_for(sig.args[0], slot)
-        return context.get_function(types.Dispatcher(kernel), sig)(builder, args)
+        return context.get_function(numba.typeof(kernel), sig)(builder, args)
 
 
 for _slot, _stand_in in _STAND_INS.items():

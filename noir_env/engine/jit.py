@@ -11,6 +11,12 @@ state, stays). The caller converts its arguments to those types (a conversion nu
 exactly, and only where a narrower value is widened), so one compiled version serves every
 call site, from compiled code (`get_call_template`) and from Python (`typeof_pyval`).
 
+Compiled code calls a kernel's *callee twin* (`KernelDispatcher.compiled_callee`): the same
+function compiled without the two wrappers numba builds so that Python (and C) can call it,
+which compiled callers never use and which cost a good part of each compile. Python calls go
+to the kernel itself, with its wrappers. A kernel that both call is compiled once for each;
+the twin is cached under a name of its own.
+
     @kernel
     def f(s, i): ...
 
@@ -20,6 +26,7 @@ call site, from compiled code (`get_call_template`) and from Python (`typeof_pyv
 
 from __future__ import annotations
 
+import types as types_module
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +49,7 @@ def widened(t: Any) -> Any:
     return t
 
 
-class KernelDispatcher(CPUDispatcher):
+class _WideningDispatcher(CPUDispatcher):
     """numba's CPU dispatcher, compiling for the widened argument types."""
 
     def get_call_template(self, args, kws):
@@ -51,6 +58,30 @@ class KernelDispatcher(CPUDispatcher):
 
     def typeof_pyval(self, val):
         return widened(super().typeof_pyval(val))
+
+
+class KernelDispatcher(_WideningDispatcher):
+    """A kernel: called from Python with its wrappers; compiled code sees its callee twin."""
+
+    _callee: _WideningDispatcher | None = None
+
+    @property
+    def compiled_callee(self) -> _WideningDispatcher:
+        """The dispatcher compiled code calls: this function without the Python wrappers."""
+        if self._callee is None:
+            f = self.py_func
+            twin = types_module.FunctionType(f.__code__, f.__globals__, f.__name__,
+                                             f.__defaults__, f.__closure__)  # fmt: skip
+            twin.__qualname__ = f"{f.__qualname__}.callee"  # its own cache files
+            twin.__module__, twin.__doc__ = f.__module__, f.__doc__
+            options = dict(self.targetoptions, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+            self._callee = _WideningDispatcher(py_func=twin, locals={}, targetoptions=options)
+            self._callee.enable_caching()
+        return self._callee
+
+    @property
+    def _numba_type_(self):
+        return types.Dispatcher(self.compiled_callee)
 
 
 def kernel(fn: Callable | None = None, **options: Any) -> Any:

@@ -31,15 +31,22 @@ def test_one_compile_for_every_integer_and_literal_mix():
     out = np.zeros(3, np.int64)
     _calls_with_mixed_types(np.int8(5), np.int32(-4), out)
     assert out.tolist() == [10, -7, 35]
-    assert len(_scaled.signatures) == 1
-    assert _scaled.signatures[0] == (types.int64, types.int64, types.boolean)
+    # compiled callers call the twin without Python wrappers, compiled once
+    assert _scaled.compiled_callee.signatures == [(types.int64, types.int64, types.boolean)]
+
+
+def test_compiled_code_calls_the_twin_without_python_wrappers():
+    assert _scaled.compiled_callee is _scaled.compiled_callee
+    assert _scaled.compiled_callee.targetoptions["no_cpython_wrapper"]
+    assert not _scaled.targetoptions.get("no_cpython_wrapper", False)
+    assert _scaled.compiled_callee.py_func.__qualname__ != _scaled.py_func.__qualname__
 
 
 def test_python_callers_share_the_compiled_version():
-    before = len(_scaled.signatures)
     assert _scaled(np.int8(3), np.uint16(4), True) == 12
     assert _scaled(3, 4, False) == -1
-    assert len(_scaled.signatures) == max(before, 1)
+    assert _scaled(np.int32(3), 4, np.bool_(False)) == -1
+    assert _scaled.signatures == [(types.int64, types.int64, types.boolean)]
 
 
 def test_uint64_and_non_scalar_types_are_kept():
