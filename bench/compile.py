@@ -3,8 +3,10 @@
 Each path runs in a fresh subprocess with a temporary, empty NUMBA_CACHE_DIR, so nothing is
 loaded from an earlier run. Per kernel it prints the compile time (its own, without the
 kernels it calls, which are timed on their own lines; and inclusive) and its number of
-specializations (numba compiles a kernel once per distinct argument types); then the total
-of the path, the wall time of the path and the machine's load average before and after.
+specializations (numba compiles a kernel once per distinct argument types; a kernel that
+compiled code calls is compiled as its twin `<name>.callee`, without the wrappers Python
+calls go through: `noir_env/engine/jit.py`); then the total of the path, the wall time of the
+path and the machine's load average before and after.
 
 Paths:
   aec      a NOIR AEC game (noir_v2.env): reset and random play to the end
@@ -165,10 +167,13 @@ def child(path: str, out: Path) -> None:
         if module is None or name.split(".")[0] not in ("noir_env", "agents", "train"):
             continue
         for v in list(vars(module).values()):
-            if isinstance(v, Dispatcher) and v.py_func.__module__ == name and v.signatures:
-                specs[f"{name}.{v.py_func.__qualname__}"] = len(v.signatures)
-                if len(v.signatures) > 1:
-                    sigs[f"{name}.{v.py_func.__qualname__}"] = [str(x) for x in v.signatures]
+            if not isinstance(v, Dispatcher) or v.py_func.__module__ != name:
+                continue
+            for d in (v, getattr(v, "_callee", None)):  # a kernel and its callee twin
+                if d is not None and d.signatures:
+                    specs[f"{name}.{d.py_func.__qualname__}"] = len(d.signatures)
+                    if len(d.signatures) > 1:
+                        sigs[f"{name}.{d.py_func.__qualname__}"] = [str(x) for x in d.signatures]
     res = {"path": path, "wall": wall, "cpu": cpu, "startup": t0 - t_import,
            "records": timer.records, "specs": specs, "sigs": sigs}  # fmt: skip
     out.write_text(json.dumps(res))
