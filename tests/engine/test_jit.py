@@ -31,8 +31,16 @@ def test_one_compile_for_every_integer_and_literal_mix():
     out = np.zeros(3, np.int64)
     _calls_with_mixed_types(np.int8(5), np.int32(-4), out)
     assert out.tolist() == [10, -7, 35]
-    # compiled callers call the twin without Python wrappers, compiled once
-    assert _scaled.compiled_callee.signatures == [(types.int64, types.int64, types.boolean)]
+    # what compiled callers typed above asks of the twin they call (the caller itself may
+    # have come from the cache, so ask again here): one compiled version for all of it
+    callee = _scaled.compiled_callee
+    for args in [
+        (types.int8, types.IntegerLiteral(2), types.BooleanLiteral(True)),
+        (types.int32, types.int16, types.BooleanLiteral(False)),
+        (types.IntegerLiteral(7), types.int8, types.boolean),
+    ]:
+        callee.get_call_template(args, {})
+    assert callee.signatures == [(types.int64, types.int64, types.boolean)]
 
 
 def test_compiled_code_calls_the_twin_without_python_wrappers():
