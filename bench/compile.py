@@ -183,7 +183,7 @@ def child(path: str, out: Path) -> None:
         for v in list(vars(module).values()):
             if not isinstance(v, Dispatcher) or v.py_func.__module__ != name:
                 continue
-            for d in (v, getattr(v, "_callee", None)):  # a kernel and its callee twin
+            for d in (v, getattr(v, "_twin", None)):  # a kernel and its callee twin
                 if d is not None and d.signatures:
                     specs[f"{name}.{d.py_func.__qualname__}"] = len(d.signatures)
                     if len(d.signatures) > 1:

@@ -44,8 +44,10 @@ def widened(t: Any) -> Any:
         return types.boolean
     if isinstance(t, types.IntegerLiteral):
         t = t.literal_type
-    if isinstance(t, types.Integer) and (t.signed or t.bitwidth < 64):
-        return types.int64
+    if isinstance(t, types.Integer):
+        integer: Any = t  # numba's hints do not declare these attributes
+        if integer.signed or integer.bitwidth < 64:
+            return types.int64
     return t
 
 
@@ -53,7 +55,7 @@ class _WideningDispatcher(CPUDispatcher):
     """numba's CPU dispatcher, compiling for the widened argument types."""
 
     def get_call_template(self, args, kws):
-        _, folded = self._compiler.fold_argument_types(args, kws)
+        _, folded = self._compiler.fold_argument_types(args, kws)  # type: ignore[attr-defined]
         return super().get_call_template(tuple(widened(a) for a in folded), {})
 
     def typeof_pyval(self, val):
@@ -63,21 +65,21 @@ class _WideningDispatcher(CPUDispatcher):
 class KernelDispatcher(_WideningDispatcher):
     """A kernel: called from Python with its wrappers; compiled code sees its callee twin."""
 
-    _callee: _WideningDispatcher | None = None
+    _twin: Any = None  # the callee twin, made on first use
 
     @property
     def compiled_callee(self) -> _WideningDispatcher:
         """The dispatcher compiled code calls: this function without the Python wrappers."""
-        if self._callee is None:
+        if self._twin is None:
             f = self.py_func
             twin = types_module.FunctionType(f.__code__, f.__globals__, f.__name__,
                                              f.__defaults__, f.__closure__)  # fmt: skip
             twin.__qualname__ = f"{f.__qualname__}.callee"  # its own cache files
             twin.__module__, twin.__doc__ = f.__module__, f.__doc__
             options = dict(self.targetoptions, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-            self._callee = _WideningDispatcher(py_func=twin, locals={}, targetoptions=options)
-            self._callee.enable_caching()
-        return self._callee
+            self._twin = _WideningDispatcher(py_func=twin, locals={}, targetoptions=options)
+            self._twin.enable_caching()
+        return self._twin
 
     @property
     def _numba_type_(self):
@@ -89,7 +91,7 @@ def kernel(fn: Callable | None = None, **options: Any) -> Any:
     are numba's (`inline="always"`, `parallel=True`)."""
 
     def wrap(f: Callable) -> Any:
-        if config.DISABLE_JIT:
+        if config.DISABLE_JIT:  # type: ignore[attr-defined]
             return f
         disp = KernelDispatcher(py_func=f, locals={}, targetoptions={"nopython": True, **options})
         disp.enable_caching()
