@@ -169,7 +169,9 @@ def poker_night(s, r, i, host):
                 rolls[q] = max(rolls[q], roll_d6(s, i))
     winner = -1
     while pot > 0:
-        best = rolls.max()
+        best = 0  # a loop, not rolls.max(): numba compiles its array reductions per type
+        for q in range(n):
+            best = max(best, rolls[q])
         tied = 0
         for q in range(n):
             if rolls[q] == best:
