@@ -99,9 +99,14 @@ class SearchConfig:
     # how the rollouts play the other seats: "heuristic" (all as the heuristic), "mix" (each
     # determinization draws each as an attacking style, rusher or bully, with the chance
     # `attackers`, else the heuristic) or "fitted" (that chance times the attacks per turn the
-    # seat has declared in the game so far, at most 0.9)
-    opponents: str = "heuristic"
+    # seat has declared in the game so far, at most 0.9): a table that raids is modelled as
+    # one, a quiet one as the heuristic
+    opponents: str = "fitted"
     attackers: float = 0.4
+    # the horizon's value times P(the seat's Hideout survives the next round)^safety, by the
+    # heuristic's threat model (0: the score softmax alone): a rollout cut at the horizon does
+    # not see the breach that a thin Hideout invites
+    safety: float = 1.0
 
     def check(self) -> None:
         """Raise ValueError naming the first bad field."""
@@ -112,8 +117,10 @@ class SearchConfig:
         if self.opponents not in OPPONENTS:
             raise ValueError(f"opponents must be one of {sorted(OPPONENTS)}, got "
                              f"{self.opponents!r}")  # fmt: skip
-        if not (np.isfinite(self.attackers) and self.attackers >= 0):
-            raise ValueError(f"attackers must be a number >= 0, got {self.attackers!r}")
+        for name in ("attackers", "safety"):
+            v = getattr(self, name)
+            if not (np.isfinite(v) and v >= 0):
+                raise ValueError(f"{name} must be a number >= 0, got {v!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {self.rollout!r}")
         if not isinstance(self.horizon, int | np.integer) or self.horizon < 0:
@@ -141,6 +148,7 @@ class SearchConfig:
             self.depth,
             OPPONENTS[self.opponents],
             self.attackers,
+            self.safety,
         ]  # P_* order
         return np.array(row, np.float64)
 
