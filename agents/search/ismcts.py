@@ -24,9 +24,11 @@ iteration walks the single-observer IS-MCTS tree of the seat's own later decisio
 legal child gains one *availability*, the child of best UCB1 (mean + c sqrt(ln availability
 / visits)) is followed until a legal action without a node, which is added (the heuristic's
 choice first). Then the rollout policy plays every seat (the other seats' decisions are
-modelled by it, never searched) until the game ends or `horizon` turns have begun. The value
-of the seat is its share of the win, or at the horizon a softmax of the living players'
-scores (R6.4) at `temperature` points.
+modelled by it, never searched; by default each other seat is drawn per determinization as
+an attacking style at a chance fitted to the attacks it has declared, `opponents`) until the
+game ends or `horizon` turns have begun. The value of the seat is its share of the win, or
+at the horizon a softmax of the living players' scores (R6.4) at `temperature` points times
+the chance that its Hideout survives the next round to the power `safety`.
 
 The root decision trusts the heuristic's choice (or the `default` agent's) unless the best
 other action beats it by more than `z` standard errors of their paired difference: with a
