@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from noir_env.engine.jit import kernel
 from noir_env.engine.sampling import count_legal, nth_legal
 from noir_env.threads import use_parallel
 
 
-@njit(cache=True)
+@kernel
 def _pick(mask_row, u):
     """The floor(u * count)-th legal action of one mask row (u uniform in [0, 1))."""
     count = count_legal(mask_row)
     return nth_legal(mask_row, int(u * count)) if count else -1
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def sample_legal(mask, uniforms, out):
     """out[i] = a uniformly chosen legal action of mask[i] (-1 if none is legal)."""
     for i in prange(mask.shape[0]):
         out[i] = _pick(mask[i], uniforms[i])
 
 
-@njit(cache=True)
+@kernel
 def sample_legal_serial(mask, uniforms, out):
     for i in range(mask.shape[0]):
         out[i] = _pick(mask[i], uniforms[i])

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from agents.finished import act_on_live_rows
 from agents.games import check_observation
@@ -32,6 +32,7 @@ from noir_env.district.observe import (
     S_TAKEN,
     SEAT_SIZE,
 )
+from noir_env.engine.jit import kernel
 from noir_env.threads import use_parallel
 
 K = C.NUM_CARD_TYPES
@@ -44,7 +45,7 @@ WAIT_PER_CARD = 3.0  # ... plus this many per card still in hand (later windows 
 DENIAL_WEIGHT = 0.5  # share of what a take denies the opponent that counts for taking
 
 
-@njit(cache=True)
+@kernel
 def _points(me, opp, left):
     """DN4.2-DN4.4 for collection `me` against `opp`, buildings scoring nothing. A gang
     counts +-value/2 for each side, scaled by the lead and by how many of its cards are
@@ -62,7 +63,7 @@ def _points(me, opp, left):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _buildings(c):
     n = 0
     for t in C.BUILDINGS:
@@ -71,7 +72,7 @@ def _buildings(c):
     return n
 
 
-@njit(cache=True)
+@kernel
 def value(me, opp, left):
     """How good the collections are for `me`: point difference plus the building race."""
     bm, bo = _buildings(me), _buildings(opp)
@@ -87,7 +88,7 @@ def value(me, opp, left):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _window(o, first, n, extra):
     """Counts per card type of line positions first..first+n-1 (newest = 0), plus card
     type `extra` (-1: none)."""
@@ -102,7 +103,7 @@ def _window(o, first, n, extra):
     return w
 
 
-@njit(cache=True)
+@kernel
 def _choose(o, m):
     me = o[GLOBAL_SIZE + S_COLL : GLOBAL_SIZE + S_COLL + K].astype(np.float64)
     b = GLOBAL_SIZE + SEAT_SIZE
@@ -140,13 +141,13 @@ def _choose(o, m):
     return best
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _act_parallel(obs, mask, out):
     for i in prange(obs.shape[0]):
         out[i] = _choose(obs[i], mask[i])
 
 
-@njit(cache=True)
+@kernel
 def _act_serial(obs, mask, out):
     for i in range(obs.shape[0]):
         out[i] = _choose(obs[i], mask[i])

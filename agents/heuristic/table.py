@@ -18,7 +18,6 @@ out of the game.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.view import (
     I_ALIVE,
@@ -37,11 +36,12 @@ from agents.heuristic.view import (
 )
 from agents.obs_layout import O_HAND, S_HIDDEN
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 SURVIVAL_FLOOR = 0.02  # a certain elimination still counts as this chance to survive: finite
 
 
-@njit(cache=True)
+@kernel
 def elimination_odds(attack, defense, top_income, money):
     """P(an attack of power `attack` on a Hideout of defense `defense`, covered by a business
     of income `top_income`, eliminates a defender holding `money`) (R3.6, R3.8): the breach
@@ -57,7 +57,7 @@ def elimination_odds(attack, defense, top_income, money):
     return (6.0 - survivable) / 6.0
 
 
-@njit(cache=True)
+@kernel
 def smoothed_odds(attack, defense, top_income, money, spread):
     """`elimination_odds` averaged over the attack powers within `spread` of `attack`
     (uniform over the integers): an attack seen a turn ahead may come weaker (gangsters held
@@ -70,7 +70,7 @@ def smoothed_odds(attack, defense, top_income, money, spread):
     return odds / (2 * k + 1)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def hideout_hazard(info, q, d_defense, d_top, d_money, extra_attack, spread, aim):
     """-log P(relative seat q survives until the observer's next turn) if its Hideout defense
     changes by `d_defense`, the covering business's income by `d_top` and its money by
@@ -101,7 +101,7 @@ def hideout_hazard(info, q, d_defense, d_top, d_money, extra_attack, spread, aim
     return hazard
 
 
-@njit(cache=True)
+@kernel
 def stack_room(o, info):
     """Free capacity (power) on the observer's Hideout stack: the Hideout (3) and the
     business covering it (its income, R4.5)."""
@@ -111,20 +111,20 @@ def stack_room(o, info):
     return room
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def hidden_power(o, rel):
     """Power of seat rel's HIDDEN gangsters: they come back in its next Move Gangsters step
     and are discarded if no place has room for them then (R3.5, R4.2)."""
     return power(o[seat(rel) + S_HIDDEN : seat(rel) + S_HIDDEN + 4])
 
 
-@njit(cache=True)
+@kernel
 def holds(o, card):
     """Cards of type `card` in the observer's hand."""
     return o[O_HAND + card]
 
 
-@njit(cache=True)
+@kernel
 def hand_size(o):
     total = 0.0
     for card in range(C.NUM_CARD_TYPES):
@@ -132,7 +132,7 @@ def hand_size(o):
     return total
 
 
-@njit(cache=True)
+@kernel
 def richest(info):
     """Relative seat of the living opponent holding the most money (-1 if none)."""
     best, who = -1.0, -1
@@ -142,13 +142,13 @@ def richest(info):
     return who
 
 
-@njit(cache=True)
+@kernel
 def near_money_win(o, info, q):
     """True if seat q's next tribute (3 + its income) would carry it to the money win (R6.2)."""
     return info[q, I_MONEY] + C.HIDEOUT_INCOME + info[q, I_INCOME] >= money_threshold(o)
 
 
-@njit(cache=True)
+@kernel
 def available_power(avail):
     """Total power of the gangsters in `avail[rank, pw]` (`heuristic.v1.attack.available`)."""
     total = 0.0

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from agents.obs_layout import (
     GLOBAL_SIZE,
@@ -43,6 +42,7 @@ from agents.obs_layout import (
 )
 from noir_env.core import constants as C
 from noir_env.core.rules import RULE_FIELDS
+from noir_env.engine.jit import kernel
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS
@@ -90,13 +90,13 @@ F_TURNCOAT = SLOT_FEATURES.index("turncoat_target")
 SEAT_INFO = 15
 
 
-@njit(cache=True)
+@kernel
 def rule(o, k):
     """Value of rules field k (`R_*`) of the game being observed."""
     return o[O_RULES + k]
 
 
-@njit(cache=True)
+@kernel
 def one_hot(o, start, size):
     """Index of the set entry of a one-hot field (-1 if none is set)."""
     for k in range(size):
@@ -105,58 +105,58 @@ def one_hot(o, start, size):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def num_players(o):
     return one_hot(o, O_NP, 4) + 3
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def phase_of(o):
     return one_hot(o, O_PHASE, C.NUM_PHASES)
 
 
-@njit(cache=True)
+@kernel
 def window_of(o):
     return one_hot(o, O_WIN, C.NUM_WINDOWS)
 
 
-@njit(cache=True)
+@kernel
 def my_turn(o):
     """True while it is the observer's own turn."""
     return o[O_ACTIVE] > 0.5
 
 
-@njit(cache=True)
+@kernel
 def target_action(rel, t):
     """The id of `target:+rel:<t>` (an attack or reaction target, R8)."""
     return C.A_TARGET + (rel - 1) * C.NUM_TARGETS + t
 
 
-@njit(cache=True)
+@kernel
 def seat(rel):
     """Start of seat block `rel` (0 = the observer)."""
     return GLOBAL_SIZE + rel * SEAT_SIZE
 
 
-@njit(cache=True)
+@kernel
 def slot(rel, t):
     """Start of business slot t's features in seat block `rel`."""
     return GLOBAL_SIZE + rel * SEAT_SIZE + S_BIZ + t * SF
 
 
-@njit(cache=True)
+@kernel
 def power(counts4):
     """Total power of a per-power count vector (index 0..3 = power 1..4)."""
     return counts4[0] + 2.0 * counts4[1] + 3.0 * counts4[2] + 4.0 * counts4[3]
 
 
-@njit(cache=True)
+@kernel
 def slot_power(o, rel, t):
     k = slot(rel, t) + F_G1
     return o[k] + 2.0 * o[k + 1] + 3.0 * o[k + 2] + 4.0 * o[k + 3]
 
 
-@njit(cache=True)
+@kernel
 def money_threshold(o):
     """Coins that win at the end of one's own turn (R6.2); a huge number if switched off."""
     if rule(o, R_MONEY_WIN) < 0.5:
@@ -164,14 +164,14 @@ def money_threshold(o):
     return rule(o, R_MONEY_THR_3 + num_players(o) - 3)
 
 
-@njit(cache=True)
+@kernel
 def holding_money_win(o, info):
     """True during the observer's own turn while it holds the money win (R6.2): the coins
     must stay until the turn ends."""
     return my_turn(o) and info[0, I_MONEY] >= money_threshold(o)
 
 
-@njit(cache=True)
+@kernel
 def summarize(o, info):
     """Fill info[rel, I_*] for every seat (zeros for absent or eliminated seats)."""
     info[:] = 0.0
@@ -217,7 +217,7 @@ def summarize(o, info):
         info[rel, I_FREE] = free
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def sure_elimination_power(info, rel):
     """Attack power on relative seat `rel`'s Hideout that eliminates it whatever the die: a
     breach owes (A - V) + d6 + the covering income, so A >= V + money - that income always
@@ -225,7 +225,7 @@ def sure_elimination_power(info, rel):
     return info[rel, I_DEF] + max(0.0, info[rel, I_MONEY] - info[rel, I_ITOP])
 
 
-@njit(cache=True)
+@kernel
 def max_threat(info, skip):
     """The largest attack power among living opponents of the observer, except relative
     seat `skip` (-1: none skipped)."""
@@ -236,7 +236,7 @@ def max_threat(info, skip):
     return best
 
 
-@njit(cache=True)
+@kernel
 def leader(info):
     """Relative seat with the best score estimate among living opponents (-1 if none)."""
     best, who = -1e9, -1
@@ -247,7 +247,7 @@ def leader(info):
 
 
 # --- combat arithmetic (R3.2) ----------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def killed_power(counts4, damage):
     """Power of the gangsters that `damage` kills, assigned weakest first (R3.2)."""
     dead = 0.0
@@ -260,7 +260,7 @@ def killed_power(counts4, damage):
     return dead
 
 
-@njit(cache=True)
+@kernel
 def destroys(o, damage, toughness):
     """R3.3: damage reaches (strict presets: exceeds) the building's total."""
     if rule(o, R_DESTROY_STRICT) > 0.5:
@@ -268,7 +268,7 @@ def destroys(o, damage, toughness):
     return damage >= toughness
 
 
-@njit(cache=True)
+@kernel
 def expected_payment(owed_base, money):
     """E[min(owed_base + d6, money)] and P(owed_base + d6 > money): a breach's payment and
     the chance that it eliminates (R3.6, R3.8)."""
@@ -300,7 +300,7 @@ def _dice_table(max_dice: int, max_sum: int) -> np.ndarray:
 DICE_AT_LEAST = _dice_table(6, 40)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def p_dice_at_least(k, x):
     """P(the sum of k d6 >= x)."""
     if x <= 0:
@@ -332,7 +332,7 @@ def _poker_table() -> np.ndarray:
 POKER_WIN = _poker_table()
 
 
-@njit(cache=True)
+@kernel
 def poker_value(o, info):
     """Expected coins a Poker Night hosted now gains the observer (R5.8, D17)."""
     all_in = rule(o, R_POKER_ALL_IN) > 0.5
@@ -350,7 +350,7 @@ def poker_value(o, info):
 
 
 # --- the pending attack, as every seat sees it (R7.1) ----------------------------------------
-@njit(cache=True)
+@kernel
 def pending_attack(o):
     """(defender's relative seat, target slot or TGT_HIDEOUT) of the pending attack, or
     (-1, -1) if there is none."""
@@ -365,7 +365,7 @@ def pending_attack(o):
     return q, -1
 
 
-@njit(cache=True)
+@kernel
 def attackers(o, out4):
     """The pending attackers per power."""
     for pw in range(4):

@@ -14,7 +14,6 @@ Tree arrays (node 0 is the root, which has no action):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 # the current `heuristic` (agents/heuristic/v2/agent.py): its kernel and its weights (`STYLES`), the
 # model of every other seat and the root's default choice
@@ -29,6 +28,7 @@ from noir_env.core.belief import resample_game
 from noir_env.core.countdown import score
 from noir_env.core.observe import OBS_SIZE, write_observation
 from noir_env.core.rules import rules_of
+from noir_env.engine.jit import kernel
 from noir_env.engine.refcount import borrowed
 from noir_env.engine.sampling import count_legal, nth_legal
 from noir_env.engine.shell import step_one
@@ -47,7 +47,7 @@ ATTACK_STYLES = np.array([[float(RUSHER)], [float(BULLY)]])
 MAX_SIM_STEPS = 20_000  # a game takes a few hundred decisions; this only stops a runaway
 
 
-@njit(cache=True)
+@kernel
 def next_u64(rng):
     """Advance the search's own xorshift64 generator (rng[0], never 0)."""
     x = rng[0]
@@ -58,12 +58,12 @@ def next_u64(rng):
     return x
 
 
-@njit(cache=True)
+@kernel
 def uniform(rng):
     return np.float64(next_u64(rng) >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True)
+@kernel
 def policy_action(s, kind, weights, obs, rng, models):
     """The rollout policy's action for game 0's actor: uniform over the legal actions, or
     on that actor's observation the heuristic's choice, or the choice of the attacking
@@ -78,7 +78,7 @@ def policy_action(s, kind, weights, obs, rng, models):
     return decide(obs, mask, weights, uniform(rng))
 
 
-@njit(cache=True)
+@kernel
 def attack_rates(root, out):
     """out[q]: attacks declared per turn begun by seat q over the events still in game 0's
     log (its last `LOG_LEN`): public play, the same in every determinization."""
@@ -95,7 +95,7 @@ def attack_rates(root, out):
         out[q] = declared[q] / max(turns[q], 1.0)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def draw_models(seat, n, params, rates, rng, models):
     """models[q]: how the rollouts of one determinization play seat q (`policy_action`): the
     heuristic for the searching seat; for another, an attacking style with the chance
@@ -115,7 +115,7 @@ def draw_models(seat, n, params, rates, rng, models):
             models[q] = np.int64(next_u64(rng) % np.uint64(ATTACK_STYLES.shape[0]))
 
 
-@njit(cache=True)
+@kernel
 def evaluate(s, seat, temperature, safety, weights, obs, info):
     """The seat's value of game 0 in [0, 1]: its share of the win once the game is over;
     before, a softmax of the living players' scores (R6.4) at `temperature` points, times
@@ -149,7 +149,7 @@ def evaluate(s, seat, temperature, safety, weights, obs, info):
     return value
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def new_node(nodes, count, parent, action):
     """Add a child of `parent` for `action`; -1 when the tree is full."""
     k = count[0]
@@ -165,7 +165,7 @@ def new_node(nodes, count, parent, action):
     return k
 
 
-@njit(cache=True)
+@kernel
 def select(s, node, nodes, value, count, c, seen, weights, obs, rng, models):
     """One step down the tree at the seat's decision in game 0: every legal child gains
     availability (SO-ISMCTS); a legal action without a child is expanded (the heuristic's
@@ -208,7 +208,7 @@ def select(s, node, nodes, value, count, c, seen, weights, obs, rng, models):
     return a, best
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def simulate(s, seat, node, tree, params, weights, obs, info, seen, path, rng, start_turn,
              models):  # fmt: skip
     """Play game 0 on from just after the root action whose node is `node`: down the tree
@@ -241,7 +241,7 @@ def simulate(s, seat, node, tree, params, weights, obs, info, seen, path, rng, s
     return v
 
 
-@njit(cache=True)
+@kernel
 def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, iters):
     """`iters` iterations from the one-game state `root` (work: scratch of its shape). Each
     draws one determinization (a re-deal from `seat`'s view, `core.belief`) and one seed for
@@ -283,7 +283,7 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
         tree[0][0, VISITS] += 1
 
 
-@njit(cache=True)
+@kernel
 def rollout_choice(root, weights, u):
     """The heuristic's action in game 0 of `root` for its actor (u: its tie-break draw)."""
     obs = np.zeros(OBS_SIZE, np.float32)

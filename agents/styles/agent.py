@@ -23,20 +23,21 @@ all of them has not learned one opponent.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from agents.heuristic.rule_agent import RuleAgent, seed_salt
 from agents.heuristic.v1.policy import _idle, read_table, tie_break
 from agents.styles import bully, hoarder, racer, rusher, turtle
 from agents.styles.common import finish
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 from noir_env.engine.refcount import borrowed
 
 STYLE_NAMES = ("rusher", "turtle", "hoarder", "racer", "bully")
 RUSHER, TURTLE, HOARDER, RACER, BULLY = range(5)
 
 
-@njit(cache=True)
+@kernel
 def decide(o, mask, w, u):
     """The action of style `int(w[0])` (`STYLE_NAMES` order) for one observation row."""
     o, mask = borrowed(o), borrowed(mask)
@@ -69,14 +70,14 @@ def decide(o, mask, w, u):
     return finish(sc, u)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def act_rows(obs, mask, w, salt, out):
     """out[i] = the style's action for obs[i], mask[i], in parallel over rows."""
     for i in prange(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))
 
 
-@njit(cache=True)
+@kernel
 def act_rows_serial(obs, mask, w, salt, out):
     for i in range(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))

@@ -11,16 +11,16 @@ room and income, then gangsters kept on businesses (they attack in every preset,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.view import F_INCOME, I_FREE, I_NBIZ, P, S, leader, slot, slot_power
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 CARD_WORTH = np.array([3.0, 3.5, 4.0, 4.5, 3.0, 3.5, 4.0, 4.5, 0.5, 4.0, 2.0, 5.0, 4.0])
 
 
-@njit(cache=True)
+@kernel
 def targets(o, info, mask, avail, out):
     """out[rel, t]: only the victim's places."""
     out[:] = 0.0
@@ -34,7 +34,7 @@ def targets(o, info, mask, avail, out):
             out[victim, t] = 10.0 + o[slot(victim, t) + F_INCOME]
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """Everything at the victim; defend only the Hideout."""
     play = np.zeros(6)
@@ -49,7 +49,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     victim = leader(info)

@@ -12,7 +12,6 @@ attacks and reaction targets; `play[kind]` for the reaction cards.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import available_power, hand_size
 from agents.heuristic.v1.attack import plan, source_rank, target_need
@@ -50,30 +49,31 @@ from agents.obs_layout import (
     QF,
 )
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 NOISE = 0.01  # tie-breaks only: a style plays its rules, not a weighted blend
 
 
-@njit(cache=True)
+@kernel
 def finish(sc, u):
     """The best-scored action, near-ties broken by a hash of u."""
     return _best(sc, NOISE, u)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def attacker_seat(o):
     """Relative seat of the active player (the attacker of a pending attack)."""
     return one_hot(o, O_ACTIVE, P)
 
 
-@njit(cache=True)
+@kernel
 def attacked_me(o):
     """(target slot or TGT_HIDEOUT) of a pending attack on the observer, -1 if none."""
     q, t = pending_attack(o)
     return t if q == 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def standard_phase(o, info, mask, sc, ph, card_worth, floor, stack_first):
     """Score the decisions every style makes the same way, with its card worths (mulligan
     below `floor`, discards) and where it puts gangsters (`stack_first`); returns False for
@@ -98,7 +98,7 @@ def standard_phase(o, info, mask, sc, ph, card_worth, floor, stack_first):
 
 
 # --- cards and the economy ------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def mulligan_by(o, mask, sc, card_worth, floor):
     """R1.6: set aside every card worth less than `floor`, the least worth first."""
     sc[C.A_END] = 0.0
@@ -108,7 +108,7 @@ def mulligan_by(o, mask, sc, card_worth, floor):
             sc[a] = floor - card_worth[card]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def discard_by(o, mask, sc, card_worth):
     """R4.7: with a full hand, swap the least worth card for a fresh draw (once); when a
     discard is forced (`original`), the least worth."""
@@ -120,7 +120,7 @@ def discard_by(o, mask, sc, card_worth):
             sc[a] = 10.0 - card_worth[card]
 
 
-@njit(cache=True)
+@kernel
 def deploy_by(o, info, mask, sc, card_worth, keep):
     """R4.5: deploy the card worth the most (positive worth only) while `keep` coins stay."""
     sc[C.A_END] = 0.0
@@ -131,7 +131,7 @@ def deploy_by(o, info, mask, sc, card_worth, keep):
             sc[a] = card_worth[card]
 
 
-@njit(cache=True)
+@kernel
 def draw_up_to(o, info, mask, sc, extra, keep):
     """R4.8: the free card and up to `extra` paid ones, while `keep` coins stay."""
     sc[C.A_END] = 0.0
@@ -141,7 +141,7 @@ def draw_up_to(o, info, mask, sc, extra, keep):
             sc[a] = float(n)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def place_gangster(o, info, mask, sc, stack_first):
     """Where a gangster goes: the Hideout stack first (the Hideout, then the business
     covering it) if `stack_first`, else the businesses (the richest first; gangsters there
@@ -160,7 +160,7 @@ def place_gangster(o, info, mask, sc, stack_first):
 
 
 # --- attacks ----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def need_for(o, info, q, t, total, all_in):
     """Attack power a style sends at (q, t): enough to destroy a business (R3.3); at a
     Hideout everything (`all_in`) or enough to breach it (R3.6)."""
@@ -169,7 +169,7 @@ def need_for(o, info, q, t, total, all_in):
     return total if all_in else info[q, I_DEF]
 
 
-@njit(cache=True)
+@kernel
 def can_take(o, info, q, t, avail, all_in):
     """True if the style's plan against (q, t) reaches its need (a breach for a Hideout)."""
     total = available_power(avail)
@@ -181,7 +181,7 @@ def can_take(o, info, q, t, avail, all_in):
     return added >= need and added > 0.5
 
 
-@njit(cache=True)
+@kernel
 def attack_by(mask, sc, target, stop):
     """R3.1: attack the target with the best positive `target[rel, t]`, or end (`stop`)."""
     sc[C.A_END] = stop
@@ -192,7 +192,7 @@ def attack_by(mask, sc, target, stop):
                 sc[a] = target[rel, t]
 
 
-@njit(cache=True)
+@kernel
 def add_attackers(o, info, mask, sc, avail, all_in, home):
     """Phase attackers: add gangsters (businesses off the Hideout first) up to the style's
     need (`need_for`), then confirm; `home`: never the Hideout stack's guards."""
@@ -213,14 +213,14 @@ def add_attackers(o, info, mask, sc, avail, all_in, home):
                         sc[a] = NEG / 2.0
 
 
-@njit(cache=True)
+@kernel
 def guards_stay(avail):
     """Drop the Hideout stack's guards (source ranks 1 and 2) from `avail`: the attacks of
     a style that keeps them home."""
     avail[1:, :] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def pick_off_unguarded(o, info, mask, sc, avail):
     """R3.1: the richest business nobody guards that the gangsters off the own Hideout
     stack can destroy (R3.3), or end."""
@@ -234,7 +234,7 @@ def pick_off_unguarded(o, info, mask, sc, avail):
 
 
 # --- reactions --------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def play_by(mask, sc, play, in_window):
     """Play the reaction kind with the best positive `play[kind]`; else pass (a window) or
     go on with the step (an own decision point, D10)."""
@@ -246,7 +246,7 @@ def play_by(mask, sc, play, in_window):
         sc[C.A_PASS] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def police_against_me(o):
     """Queue place (0-based) of a standing Police that hurts the observer: a kidnap on its
     business, or a cancel of its own attack (R5.4); -1 if none."""
@@ -261,13 +261,13 @@ def police_against_me(o):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def rt_kind(o):
     """The reaction (`PLAY_*`) whose target is being chosen."""
     return one_hot(o, O_RTKIND, 6)
 
 
-@njit(cache=True)
+@kernel
 def react_targets(o, mask, sc, target, victim):
     """Target phase of the reaction just played: a Police kidnap or a Drive-by on the business
     with the best `target[rel, t]`; a Turncoat on a pending attacker of the observer, else on
@@ -293,7 +293,7 @@ def react_targets(o, mask, sc, target, victim):
                 sc[a] = target[rel, t]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def strongest_power(mask, sc):
     """Power phase of a Turncoat: the strongest gangster the card may take."""
     for pw in range(4):

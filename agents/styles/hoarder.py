@@ -13,7 +13,6 @@ Hideout's guards. Businesses pay for it all; gangsters only guard the Hideout st
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import holds, near_money_win, stack_room
 from agents.heuristic.view import (
@@ -31,11 +30,12 @@ from agents.heuristic.view import (
 )
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 CARD_WORTH = np.array([1.0, 1.5, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0, 7.5, 8.0, 8.0])
 
 
-@njit(cache=True)
+@kernel
 def threatened(o, info):
     """The active opponent, if it is about to attack (R5.2d) with power that breaches the
     observer's Hideout (-1 otherwise)."""
@@ -45,7 +45,7 @@ def threatened(o, info):
     return -1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def stakers(info):
     """Opponents who would stake in a Poker Night (2 coins or more, R5.8)."""
     k = 0
@@ -54,7 +54,7 @@ def stakers(info):
     return k
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """Each card where its use comes up (module docstring)."""
     play = np.zeros(6)
@@ -74,7 +74,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def react_targets(o, info, mask, sc):
     """A kidnap on the threat's most guarded business, a Drive-by on the leader's richest,
     a Turncoat on the leader."""
@@ -93,7 +93,7 @@ def react_targets(o, info, mask, sc):
     sc_.react_targets(o, mask, sc, target, lead)
 
 
-@njit(cache=True)
+@kernel
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, True):

@@ -12,17 +12,17 @@ opponent about to win on money.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import holds, near_money_win, richest
 from agents.heuristic.view import F_INCOME, I_INCOME, I_MONEY, P, S, money_threshold, slot
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 CARD_WORTH = np.array([2.0, 1.0, 0.8, 0.6, 5.0, 7.0, 9.0, 11.0, 4.0, 3.5, 2.0, 1.5, 0.5])
 
 
-@njit(cache=True)
+@kernel
 def keep(o, info):
     """Coins it will not spend: all of them once the next tribute reaches the money win."""
     tribute = C.HIDEOUT_INCOME + info[0, I_INCOME]
@@ -31,7 +31,7 @@ def keep(o, info):
     return 0.0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def has_business_card(o):
     found = False
     for card in range(C.B1, C.B4 + 1):
@@ -39,7 +39,7 @@ def has_business_card(o):
     return found
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """Poker for the host's edge; defend the Hideout and the rich businesses; stop a rival's
     money win."""
@@ -57,7 +57,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 3.0, True):

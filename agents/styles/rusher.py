@@ -12,7 +12,6 @@ attack on its own Hideout, and plays every Poker Night.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.view import (
     F_INCOME,
@@ -28,13 +27,14 @@ from agents.heuristic.view import (
 )
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 # worth of keeping each card type (gangsters 1-4, businesses 1-4, Poker, Police, Bribe,
 # Drive-by, Turncoat): muscle first
 CARD_WORTH = np.array([3.0, 4.0, 5.0, 6.0, 2.0, 2.5, 3.0, 3.5, 1.0, 3.0, 1.5, 4.0, 3.5])
 
 
-@njit(cache=True)
+@kernel
 def prey(info):
     """The living opponent with the weakest Hideout (then the poorest), -1 if none."""
     best, who = 1e9, -1
@@ -46,7 +46,7 @@ def prey(info):
     return who
 
 
-@njit(cache=True)
+@kernel
 def targets(o, info, mask, avail, out):
     """out[rel, t]: the prey's Hideout if everything breaches it, else destroyable businesses
     by income, the prey's first."""
@@ -64,7 +64,7 @@ def targets(o, info, mask, avail, out):
                 out[rel, t] = o[slot(rel, t) + F_INCOME] + (5.0 if rel == victim else 0.0)
 
 
-@njit(cache=True)
+@kernel
 def prep(o, info, out):
     """out[rel, t]: the business covering the prey's Hideout, for a Drive-by or a kidnap."""
     out[:] = 0.0
@@ -73,7 +73,7 @@ def prep(o, info, out):
         out[victim, int(info[victim, I_TOP])] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def deploy(o, info, mask, sc):
     """Gangsters while they have room (the strongest first), businesses for room and income."""
     worth = np.zeros(C.NUM_CARD_TYPES)
@@ -85,7 +85,7 @@ def deploy(o, info, mask, sc):
     sc_.deploy_by(o, info, mask, sc, worth, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """Cancel an attack on the own Hideout, soften the prey before attacking it, turn
     gangsters, host Poker Nights, bribe a Police that hurts it."""
@@ -102,7 +102,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.5, False):

@@ -10,24 +10,24 @@ it, a Turncoat takes an attacker of it, a Bribe answers a Police against it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import stack_room
 from agents.heuristic.view import I_DEF, I_ITOP, I_MONEY, P, max_threat
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 CARD_WORTH = np.array([3.0, 3.5, 3.5, 3.0, 4.0, 5.0, 6.0, 7.0, 0.5, 6.0, 3.0, 0.5, 3.0])
 
 
-@njit(cache=True)
+@kernel
 def reserve(info):
     """Coins that pay the worst breach by the strongest opponent (R3.6: (A - V) + d6 + I)."""
     over = max_threat(info, -1) - info[0, I_DEF]
     return 0.0 if over < 0.0 else min(12.0, over + 6.0 + info[0, I_ITOP])
 
 
-@njit(cache=True)
+@kernel
 def deploy(o, info, mask, sc):
     """Guards while the stack has room, then businesses, the reserve kept."""
     worth = np.zeros(C.NUM_CARD_TYPES)
@@ -39,7 +39,7 @@ def deploy(o, info, mask, sc):
     sc_.deploy_by(o, info, mask, sc, worth, min(reserve(info), info[0, I_MONEY]))
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """Only in its own defense."""
     play = np.zeros(6)
@@ -51,7 +51,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def phase(o, info, avail, mask, sc, ph):
     """Score the legal actions of one decision (`agents/styles/agent.py` runs it)."""
     if sc_.standard_phase(o, info, mask, sc, ph, CARD_WORTH, 2.0, True):

@@ -25,7 +25,7 @@ also accepts the registered agent names.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from agents.heuristic.rule_agent import RuleAgent, seed_salt
 from agents.heuristic.table import available_power, elimination_odds, holds
@@ -50,6 +50,7 @@ from agents.heuristic.view import (
 )
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 BOT_NAMES = ("raider", "hunter", "reactor", "opportunist")
 TUNING = ("raider", "hunter", "bruiser", "style-rusher", "style-bully")
@@ -75,13 +76,13 @@ ECONOMY = Style(raid=0.0).weights()
 
 
 # --- targets -----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def business_need(o, info, q, t):
     """Power that destroys business t of seat q (R3.3)."""
     return target_need(o, info, q, t)
 
 
-@njit(cache=True)
+@kernel
 def off_stack(avail):
     """Power of the gangsters that may attack without leaving the Hideout stack."""
     off = avail.copy()
@@ -89,13 +90,13 @@ def off_stack(avail):
     return available_power(off)
 
 
-@njit(cache=True)
+@kernel
 def sure_kill(info, rel, power, odds):
     """True if `power` on rel's Hideout eliminates it with at least `odds`."""
     return elimination_odds(power, info[rel, I_DEF], info[rel, I_ITOP], info[rel, I_MONEY]) >= odds
 
 
-@njit(cache=True)
+@kernel
 def raider_targets(o, info, mask, avail, out):
     """The business with the lowest total (income + guards) that its gangsters off the
     Hideout stack can destroy, anyone's; a Hideout only when everything eliminates for
@@ -116,7 +117,7 @@ def raider_targets(o, info, mask, avail, out):
             out[rel, C.TGT_HIDEOUT] = 50.0
 
 
-@njit(cache=True)
+@kernel
 def prey(o, info, total):
     """The living opponent whose Hideout is easiest to eliminate: the best elimination odds
     for `total` power, then the weakest defense over its money."""
@@ -131,7 +132,7 @@ def prey(o, info, total):
     return who
 
 
-@njit(cache=True)
+@kernel
 def hunter_targets(o, info, mask, avail, out):
     """The prey's Hideout when everything breaches it, else the business covering it (its
     razing drops the defense and the cover's income), else the prey's richest business it
@@ -158,7 +159,7 @@ def hunter_targets(o, info, mask, avail, out):
             out[rel, t] = value
 
 
-@njit(cache=True)
+@kernel
 def reactor_targets(o, info, mask, avail, out):
     """A sure elimination anywhere, else the leader's richest business it can destroy."""
     all_power = available_power(avail)
@@ -178,7 +179,7 @@ def reactor_targets(o, info, mask, avail, out):
                 out[rel, t] = 10.0 + inc + slot_power(o, rel, t)
 
 
-@njit(cache=True)
+@kernel
 def opportunist_targets(o, info, mask, avail, out):
     """What pays best per point of power sent: an elimination (its money and a rival gone),
     or a business (its income plus its guards) over the power it needs; nothing below 0.6."""
@@ -203,12 +204,12 @@ def opportunist_targets(o, info, mask, avail, out):
 
 
 # --- reactions ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def own_attack_step(o, ph, in_window):
     return not in_window and ph == C.PH_ATTACK
 
 
-@njit(cache=True)
+@kernel
 def reactions(bot, o, info, mask, sc, ph, in_window):
     """Which reaction card each bot plays now (module docstring)."""
     play = np.zeros(6)
@@ -247,7 +248,7 @@ def reactions(bot, o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def react_target_values(bot, o, info, avail, out):
     """out[rel, t]: where a kidnap or a Drive-by goes (the prey's or leader's covering
     business for the hunters, else the richest business in reach)."""
@@ -268,7 +269,7 @@ def react_target_values(bot, o, info, avail, out):
 
 
 # --- one decision -------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def decide(o, mask, w, u):
     """The action of bot `int(w[0])` (`BOT_NAMES` order) for one observation row: its own
     attack targets and reaction cards where it has a use for them, the heuristic's choice
@@ -304,13 +305,13 @@ def decide(o, mask, w, u):
     return heuristic_decide(o, mask, ECONOMY, u)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def act_rows(obs, mask, w, salt, out):
     for i in prange(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))
 
 
-@njit(cache=True)
+@kernel
 def act_rows_serial(obs, mask, w, salt, out):
     for i in range(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))

@@ -27,7 +27,7 @@ its own; moves, placements and the gangsters it sends are the scripted styles' s
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from agents.heuristic.rule_agent import RuleAgent, seed_salt
 from agents.heuristic.table import available_power, elimination_odds, near_money_win, richest
@@ -51,6 +51,7 @@ from agents.heuristic.view import (
 )
 from agents.styles import common as sc_
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 # worth of keeping each card (gangsters 1-4, businesses 1-4, Poker, Police, Bribe, Drive-by,
 # Turncoat)
@@ -64,7 +65,7 @@ STACK_MARGIN = -2.0  # guard the Hideout while its defense is below the stronges
 RICH_BONUS = 10.0  # preference for the businesses of the richest seat or one near the money win
 
 
-@njit(cache=True)
+@kernel
 def prey(info):
     """The living opponent with the weakest Hideout: defense plus half its money (it pays
     a breach, R3.8); -1 if none."""
@@ -77,12 +78,12 @@ def prey(info):
     return who
 
 
-@njit(cache=True)
+@kernel
 def hideout_kill(info, rel, total):
     return elimination_odds(total, info[rel, I_DEF], info[rel, I_ITOP], info[rel, I_MONEY])
 
 
-@njit(cache=True)
+@kernel
 def targets(o, info, mask, avail, out):
     """out[rel, t]: a Hideout it eliminates at even odds, else any business its whole attack
     power destroys (R3.3), the richest seat's (or one near the money win) first, then the
@@ -106,7 +107,7 @@ def targets(o, info, mask, avail, out):
                 out[rel, t] = inc + bonus
 
 
-@njit(cache=True)
+@kernel
 def deploy(o, info, mask, sc):
     """Businesses until four and room for its gangsters, then gangsters, the strongest first."""
     worth = np.zeros(C.NUM_CARD_TYPES)
@@ -119,7 +120,7 @@ def deploy(o, info, mask, sc):
     sc_.deploy_by(o, info, mask, sc, worth, keep)
 
 
-@njit(cache=True)
+@kernel
 def prep_targets(o, info, out):
     """out[rel, t]: where a Drive-by or kidnap goes: the business covering the prey's
     Hideout, else the richest business (plus its guards)."""
@@ -141,7 +142,7 @@ def prep_targets(o, info, out):
     return victim
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, ph, in_window):
     """The reaction rules of the module docstring."""
     play = np.zeros(6)
@@ -160,7 +161,7 @@ def reactions(o, info, mask, sc, ph, in_window):
     sc_.play_by(mask, sc, play, in_window)
 
 
-@njit(cache=True)
+@kernel
 def decide(o, mask, u):
     """The bruiser's action for one observation row."""
     sc, only, info, avail, ph = read_table(o, mask)
@@ -191,13 +192,13 @@ def decide(o, mask, u):
     return sc_.finish(sc, u)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def act_rows(obs, mask, w, salt, out):
     for i in prange(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], tie_break(obs[i], salt))
 
 
-@njit(cache=True)
+@kernel
 def act_rows_serial(obs, mask, w, salt, out):
     for i in range(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], tie_break(obs[i], salt))

@@ -22,7 +22,8 @@ give the same re-deal for the same seed (search agents rely on this to be unable
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from ..engine.refcount import borrowed
 from ..engine.rng import shuffle_prefix
@@ -31,7 +32,7 @@ from .mask import fill_mask
 from .rules import rules_of
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def unseen_counts(s, i, seat, out):
     """out[t] = cards of type t that `seat` cannot place in game i (the draw pile and the
     unknown part of the other hands); returns their total."""
@@ -48,7 +49,7 @@ def unseen_counts(s, i, seat, out):
     return total
 
 
-@njit(cache=True)
+@kernel
 def resample_game(s, i, seat, rng_state):
     """Re-deal game i from `seat`'s point of view (module docstring), drawing from the
     non-zero xorshift state `rng_state`, which also becomes the game's new `rng`. Recomputes

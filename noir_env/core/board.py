@@ -5,7 +5,8 @@ writes `s.<field>[i, ...]` in place. Rule numbers refer to docs/RULES.md.
 """
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from ..engine.rng import shuffle_prefix
 from . import constants as C
@@ -15,7 +16,7 @@ S = C.NUM_SLOTS
 
 
 # --- the game log (noir_env/core/log.py renders it) -----------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def log_event(s, i, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     """Append one event (code and up to seven small ints) to game i's ring buffer. Inlined:
     its callers pass every mix of integer types, each of which would be a compile of its own."""
@@ -33,7 +34,7 @@ def log_event(s, i, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
 
 
 # --- seats ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def next_alive(s, i, p):
     """The next living seat clockwise after p (p itself if it is the only one)."""
     n = s[i].num_players
@@ -44,7 +45,7 @@ def next_alive(s, i, p):
     return p
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def prev_alive(s, i, p):
     """The previous living seat (counter-clockwise) before p."""
     n = s[i].num_players
@@ -55,7 +56,7 @@ def prev_alive(s, i, p):
     return p
 
 
-@njit(cache=True)
+@kernel
 def num_alive(s, i):
     n = 0
     for q in range(s[i].num_players):
@@ -63,31 +64,31 @@ def num_alive(s, i):
     return n
 
 
-@njit(cache=True)
+@kernel
 def in_first_round(s, i):
     """Round 1 (R2.3): the first turn of every player, i.e. the first num_players turns."""
     return s[i].turn_no < s[i].num_players
 
 
-@njit(cache=True)
+@kernel
 def seat_of(s, i, actor, rel):
     """Absolute seat of the player `rel` seats clockwise from `actor`."""
     return (actor + rel) % s[i].num_players
 
 
 # --- gangsters and places (R3.5, R4.5) -------------------------------------------------------
-@njit(cache=True)
+@kernel
 def power_of(counts):
     """Total power of a per-power gangster count vector."""
     return counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3]
 
 
-@njit(cache=True)
+@kernel
 def num_gangsters(counts):
     return counts[0] + counts[1] + counts[2] + counts[3]
 
 
-@njit(cache=True)
+@kernel
 def place_counts(s, i, p, place):
     """View of the gangster counts at one of p's places (slot or Hideout)."""
     if place == C.PLACE_HIDEOUT:
@@ -95,7 +96,7 @@ def place_counts(s, i, p, place):
     return s[i].biz_g[p, place]
 
 
-@njit(cache=True)
+@kernel
 def capacity_left(s, i, p, place):
     """Free gangster power at a place: income minus gangsters' power (R4.5); 0 if no card."""
     if place == C.PLACE_HIDEOUT:
@@ -106,7 +107,7 @@ def capacity_left(s, i, p, place):
     return inc - power_of(s[i].biz_g[p, place])
 
 
-@njit(cache=True)
+@kernel
 def fits_somewhere(s, i, p, power):
     """True if a gangster of this power fits on one of p's businesses or the Hideout."""
     if C.HIDEOUT_CAPACITY - power_of(s[i].ho_g[p]) >= power:
@@ -117,7 +118,7 @@ def fits_somewhere(s, i, p, power):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def has_table_gangster(s, i, p):
     """True if p has a gangster on a business or the Hideout (one that may attack, R3.1)."""
     if num_gangsters(s[i].ho_g[p]) > 0:
@@ -128,7 +129,7 @@ def has_table_gangster(s, i, p):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def has_business(s, i, p):
     for t in range(S):
         if s[i].biz[p, t] > 0:
@@ -136,7 +137,7 @@ def has_business(s, i, p):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def has_casino(s, i, p):
     for t in range(S):
         if s[i].biz[p, t] == 4:
@@ -144,7 +145,7 @@ def has_casino(s, i, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def free_slot(s, i, p):
     """First empty business slot of p (-1 if none; cannot happen with 28 slots)."""
     for t in range(S):
@@ -153,7 +154,7 @@ def free_slot(s, i, p):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def discard_gangsters(s, i, counts):
     """Put gangsters (a count vector) on the discard pile and zero the vector."""
     for pw in range(4):
@@ -161,7 +162,7 @@ def discard_gangsters(s, i, counts):
         counts[pw] = 0
 
 
-@njit(cache=True)
+@kernel
 def remove_business(s, i, q, t):
     """Destroy q's business in slot t: card and any gangsters left on it to the discard pile."""
     s[i].discard[C.B1 + s[i].biz[q, t] - 1] += 1
@@ -171,7 +172,7 @@ def remove_business(s, i, q, t):
         s[i].ho_top[q] = -1  # R3.6: the Hideout is in the open again
 
 
-@njit(cache=True)
+@kernel
 def card_leaves_hand(s, i, p, card):
     """p deploys, discards or plays one `card`: it leaves p's hand, and a card publicly
     known to be there (R7.3) is no longer known to be (identical cards are indistinguishable,
@@ -181,7 +182,7 @@ def card_leaves_hand(s, i, p, card):
         s[i].known[p, card] -= 1
 
 
-@njit(cache=True)
+@kernel
 def hand_size(s, i, p):
     n = 0
     for t in range(C.NUM_CARD_TYPES):
@@ -190,7 +191,7 @@ def hand_size(s, i, p):
 
 
 # --- cards (R4.8, R1.5) ----------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def reshuffle_discard(s, i):
     """R4.9: the empty draw pile is replaced by the shuffled discard pile."""
     m = 0
@@ -204,7 +205,7 @@ def reshuffle_discard(s, i):
     log_event(s, i, C.EV_RESHUFFLE, m)
 
 
-@njit(cache=True)
+@kernel
 def draw_cards(s, i, p, n):
     """p draws n cards from the top of the draw pile, reshuffling the discards when empty."""
     for _ in range(n):
@@ -217,7 +218,7 @@ def draw_cards(s, i, p, n):
         s[i].deck[s[i].deck_n] = 0  # keep the state canonical: nothing beyond deck_n
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def cards_available(s, i):
     """Cards that can still be drawn: the draw pile plus the discard pile (R4.9)."""
     n = np.int32(s[i].deck_n)
@@ -227,7 +228,7 @@ def cards_available(s, i):
 
 
 # --- money and the countdown trigger (R6.3) --------------------------------------------------
-@njit(cache=True)
+@kernel
 def trigger_countdown(s, r, i, p, reason):
     """Start the countdown (once per game) because of player p (R6.3)."""
     if s[i].cd_on:
@@ -239,7 +240,7 @@ def trigger_countdown(s, r, i, p, reason):
     log_event(s, i, C.EV_COUNTDOWN, p, reason, s[i].cd_holder)
 
 
-@njit(cache=True)
+@kernel
 def gain_money(s, r, i, p, amount):
     """p receives coins; holding a third of all money starts the countdown (R6.3 trigger 3)."""
     s[i].money[p] += amount
@@ -249,14 +250,14 @@ def gain_money(s, r, i, p, amount):
             trigger_countdown(s, r, i, p, C.CD_THIRD)
 
 
-@njit(cache=True)
+@kernel
 def pay_bank(s, i, p, amount):
     """p pays a cost to the bank (deploying, drawing)."""
     s[i].money[p] -= amount
     s[i].bank += amount
 
 
-@njit(cache=True)
+@kernel
 def transfer(s, r, i, payer, payee, amount):
     """payer gives payee up to `amount` coins; returns what was actually paid."""
     paid = min(amount, np.int32(s[i].money[payer]))

@@ -2,7 +2,8 @@
 and elimination. All per-game kernels; `resolve_attack` is the entry point."""
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from ..engine.rng import roll_d6
 from . import constants as C
@@ -22,7 +23,7 @@ from .countdown import win_alone
 S = C.NUM_SLOTS
 
 
-@njit(cache=True)
+@kernel
 def kill_weakest_first(counts, damage, dead):
     """R3.2: assign `damage` to gangsters weakest first; a gangster dies when the damage
     assigned to it reaches its power; damage too small to kill the next one is lost.
@@ -37,7 +38,7 @@ def kill_weakest_first(counts, damage, dead):
             dead[pw] += 1
 
 
-@njit(cache=True)
+@kernel
 def bury(s, i, counts, dead):
     """Move `dead` gangsters out of `counts` onto the discard pile."""
     for pw in range(4):
@@ -45,13 +46,13 @@ def bury(s, i, counts, dead):
         s[i].discard[C.G1 + pw] += dead[pw]
 
 
-@njit(cache=True)
+@kernel
 def is_destroyed(r, damage, toughness):
     """R3.3: a building falls when damage reaches (strict presets: exceeds) its total."""
     return damage > toughness if r.destroy_strict else damage >= toughness
 
 
-@njit(cache=True)
+@kernel
 def attackers_take_damage(s, i, damage):
     """The defenders' damage (R3.2) kills pending attackers weakest first; returns the dead."""
     dead = np.zeros(4, np.int8)
@@ -60,7 +61,7 @@ def attackers_take_damage(s, i, damage):
     return num_gangsters(dead)
 
 
-@njit(cache=True)
+@kernel
 def business_combat(s, r, i, p, q, t):
     """R3.2-R3.4: p's pending attackers against q's business in slot t (no Hideout help).
     Returns True if the business was destroyed."""
@@ -84,7 +85,7 @@ def business_combat(s, r, i, p, q, t):
     return destroyed
 
 
-@njit(cache=True)
+@kernel
 def stack_combat(s, r, i, p, q):
     """R3.6 (not breached): ordinary combat against the whole Hideout stack: its gangsters
     weakest first (the business's before the Hideout's at equal power), then the business;
@@ -126,7 +127,7 @@ def stack_combat(s, r, i, p, q):
     )
 
 
-@njit(cache=True)
+@kernel
 def breach(s, r, i, p, q, attack, defense, inc):
     """R3.6 (breached): the stack but the Hideout is destroyed and q owes
     (attack - defense) + d6 + income of the destroyed business; short of it, q is out."""
@@ -142,7 +143,7 @@ def breach(s, r, i, p, q, attack, defense, inc):
         eliminate(s, r, i, q, p)
 
 
-@njit(cache=True)
+@kernel
 def hideout_attack(s, r, i, p, q):
     """R3.6 declared Hideout attack: defense = 3 + Hideout gangsters + business on top."""
     top = s[i].ho_top[q]
@@ -160,7 +161,7 @@ def hideout_attack(s, r, i, p, q):
         stack_combat(s, r, i, p, q)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def raze_first_attack(s, r, i, p, q):
     """R3.7 (original): the business on a buried Hideout must be razed first. Returns True
     when it was razed and attackers survive: they MAY go on (`continue_into_hideout`)."""
@@ -171,7 +172,7 @@ def raze_first_attack(s, r, i, p, q):
     return business_combat(s, r, i, p, q, top) and num_gangsters(s[i].atk_g) > 0
 
 
-@njit(cache=True)
+@kernel
 def raze_first_hideout(s, r, i, p, q):
     """R3.7 step 2: the attackers, at full power, against the open Hideout (3 + its gangsters)."""
     attack = power_of(s[i].atk_g)
@@ -184,7 +185,7 @@ def raze_first_hideout(s, r, i, p, q):
         stack_combat(s, r, i, p, q)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def continue_into_hideout(s, r, i, go_on):
     """R3.7: after the raze the attacker goes on into the Hideout, or stops; either way the
     surviving attackers then become HIDDEN. One who stops has not attacked the Hideout: it
@@ -199,7 +200,7 @@ def continue_into_hideout(s, r, i, go_on):
     hide_attackers(s, i, p)
 
 
-@njit(cache=True)
+@kernel
 def resolve_attack(s, r, i):
     """Resolve the pending attack of the active player; survivors become HIDDEN (R3.5).
     After a raze-first raze the attacker chooses first (phase PH_CONTINUE, R3.7)."""
@@ -220,7 +221,7 @@ def resolve_attack(s, r, i):
     hide_attackers(s, i, p)
 
 
-@njit(cache=True)
+@kernel
 def hide_attackers(s, i, p):
     """R3.5: attackers that survive (or whose attack was cancelled) become HIDDEN."""
     for pw in range(4):
@@ -230,14 +231,14 @@ def hide_attackers(s, i, p):
     s[i].atk_slot = 0
 
 
-@njit(cache=True)
+@kernel
 def take_known(s, i, p, card, k):
     """k cards of a type go from the table into p's hand in view of everyone (R7.3)."""
     s[i].hand[p, card] += k
     s[i].known[p, card] += k
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def eliminate(s, r, i, q, p):
     """R3.8: q is out; p takes every card q had into hand and q's Hideout as a trophy."""
     s[i].alive[q] = 0
@@ -277,7 +278,7 @@ def eliminate(s, r, i, q, p):
         win_alone(s, i, p, C.WIN_LAST)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def resolve_driveby(s, r, i, q, t, damage):
     """R5.6: Drive-by damage to q's business in slot t: gangsters weakest first, then the
     business; nothing is stolen."""

@@ -1,7 +1,8 @@
 """The end of the game: wins (R6.1, R6.2), countdown tokens (R6.3) and the final score (R6.4)."""
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from . import constants as C
 from .board import log_event, power_of
@@ -9,7 +10,7 @@ from .board import log_event, power_of
 S = C.NUM_SLOTS
 
 
-@njit(cache=True)
+@kernel
 def end_game(s, i, reason):
     """Mark the game over; `s[i].winners` must already be set."""
     s[i].phase = C.PH_GAME_OVER
@@ -22,7 +23,7 @@ def end_game(s, i, reason):
     log_event(s, i, C.EV_GAME_OVER, reason, bits)
 
 
-@njit(cache=True)
+@kernel
 def win_alone(s, i, p, reason):
     """p wins outright (R6.1 war, last player standing, R6.2 money)."""
     for q in range(C.MAX_PLAYERS):
@@ -31,7 +32,7 @@ def win_alone(s, i, p, reason):
     end_game(s, i, reason)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def table_value(s, i, p):
     """Printed value of p's cards on the table, hidden gangsters included (R6.4)."""
     v = power_of(s[i].ho_g[p]) + power_of(s[i].hidden[p])
@@ -41,7 +42,7 @@ def table_value(s, i, p):
     return v
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def business_value(s, i, p):
     v = 0
     for t in range(S):
@@ -49,13 +50,13 @@ def business_value(s, i, p):
     return v
 
 
-@njit(cache=True)
+@kernel
 def score(s, r, i, p):
     """R6.4: trophy points + table value + money."""
     return np.int32(s[i].trophies[p]) * r.trophy_points + table_value(s, i, p) + s[i].money[p]
 
 
-@njit(cache=True)
+@kernel
 def rank_key(s, r, i, p):
     """Sort key of R6.4: score, then business value, then money (each below 10**6 / 10**3)."""
     return (
@@ -65,7 +66,7 @@ def rank_key(s, r, i, p):
     )
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def finish_by_score(s, r, i):
     """R6.4: highest score wins; ties broken by business value, then money, then shared."""
     best = np.int64(-1)
@@ -79,7 +80,7 @@ def finish_by_score(s, r, i):
     end_game(s, i, C.WIN_SCORE)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def end_of_turn_checks(s, r, i):
     """R6.2 money win, then R6.3 the countdown token. Returns True if the game ended."""
     p = s[i].active

@@ -4,7 +4,7 @@ nobody is asked for (R2.5), the outcome (R6.5), seats in the game (R6.1), invari
 
 from __future__ import annotations
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.binding import GameKernels
 from . import constants as C
@@ -19,7 +19,7 @@ from .turn import apply_action, init_game
 from .validate import first_violation
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def passes_unasked(s, i, x):
     """R2.5: x passes in a window without being asked: x holds no reaction card, or, when
     every decision must be presented (`ask_all`), x's hand is empty (public)."""
@@ -28,7 +28,7 @@ def passes_unasked(s, i, x):
     return not holds_reaction(s, i, x)
 
 
-@njit(cache=True)
+@kernel
 def unasked_action(s, i):
     """The pass of a player asked in a window who passes without being asked (R2.5), or
     -1."""
@@ -37,7 +37,7 @@ def unasked_action(s, i):
     return -1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def publicly_forced(s, i):
     """R2.5 with `ask_all`: a decision with one legal action is taken by the core only if
     everyone can see that it is forced: a choice inside a move already made public (where
@@ -51,14 +51,14 @@ def publicly_forced(s, i):
     return hand_size(s, i, s[i].actor) == 0
 
 
-@njit(cache=True)
+@kernel
 def presents_forced(s, i):
     """Whether a decision with one legal action is presented: with `ask_all`, unless it
     is forced in public (R2.5)."""
     return s[i].ask_all != 0 and not publicly_forced(s, i)
 
 
-@njit(cache=True)
+@kernel
 def write_outcome(s, i, out):
     """Zero-sum rewards: winners share +1, losers share -1 (R6.5)."""
     n = s[i].num_players
@@ -74,20 +74,20 @@ def write_outcome(s, i, out):
             out[q] = -1.0 / (n - k)
 
 
-@njit(cache=True)
+@kernel
 def seat_alive(s, i, q):
     """Whether seat q is still in game i (R6.1: eliminated players leave)."""
     return s[i].alive[q] != 0
 
 
-@njit(cache=True)
+@kernel
 def violation_code(s, i):
     """The code of game i's first broken invariant (validate.py; 0 if none)."""
     code, _ = first_violation(s, i)
     return code
 
 
-@njit(cache=True)
+@kernel
 def scores_batch(s, out):
     """out[i, q]: seat q's score by R6.4 in game i."""
     for i in range(s.shape[0]):

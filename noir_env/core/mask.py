@@ -4,7 +4,7 @@
 one is, which: the step loop then takes that decision by itself (R2.5).
 """
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.sampling import count_and_last
 from . import constants as C
@@ -23,12 +23,12 @@ from .reactions import is_police, playable, target_ok, turncoat_can_take
 S = C.NUM_SLOTS
 
 
-@njit(cache=True)
+@kernel
 def _set(m, a):
     m[a] = 1
 
 
-@njit(cache=True)
+@kernel
 def _reactions(s, r, i, x, m):
     # this runs at almost every decision: look at the hand before calling `playable`
     for kind in range(6):
@@ -36,7 +36,7 @@ def _reactions(s, r, i, x, m):
             _set(m, C.A_PLAY + kind)
 
 
-@njit(cache=True)
+@kernel
 def _places_fitting(s, i, p, pw, m):
     """A_TO for every own place (slot or Hideout) with room for power pw + 1."""
     for dst in range(C.NUM_PLACES):
@@ -44,7 +44,7 @@ def _places_fitting(s, i, p, pw, m):
             _set(m, C.A_TO + dst)
 
 
-@njit(cache=True)
+@kernel
 def _pick_ups(s, r, i, p, m, attack):
     """A_FROM for gangsters on own places; in Move Gangsters those not yet put down this
     step (R4.2) and HIDDEN ones that fit somewhere, but not those kidnapped in this step
@@ -67,14 +67,14 @@ def _pick_ups(s, r, i, p, m, attack):
                     return
 
 
-@njit(cache=True)
+@kernel
 def _placeable_hidden(s, i, p, pw):
     """p's HIDDEN power-(pw+1) gangsters that may return in this Move Gangsters step: all
     but those kidnapped during it (R3.5)."""
     return s[i].hidden[p, pw] - s[i].kept_hidden[pw]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _hidden_must_be_placed(s, i, p):
     for pw in range(4):
         if _placeable_hidden(s, i, p, pw) > 0 and fits_somewhere(s, i, p, pw + 1):
@@ -82,7 +82,7 @@ def _hidden_must_be_placed(s, i, p):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _can_attack(s, r, i, p):
     """R3.1: p has a gangster that may attack (on a business; on the Hideout too unless the
     rules keep Hideout gangsters home)."""
@@ -94,7 +94,7 @@ def _can_attack(s, r, i, p):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _attack_targets(s, r, i, p, m):
     """R3.1: each living opponent's businesses and Hideout not yet attacked this turn; a
     Hideout under a business that was attacked this turn is out of reach too (D7: the
@@ -116,7 +116,7 @@ def _attack_targets(s, r, i, p, m):
             _set(m, base + C.TGT_HIDEOUT)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _deployable(s, i, p, m):
     """R4.5: cards whose cost (number - 1) p can pay; a gangster needs a place with room."""
     money = s[i].money[p]
@@ -131,7 +131,7 @@ def _deployable(s, i, p, m):
             _set(m, C.A_DEPLOY + t)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _draws(s, i, p, m):
     """R4.8: n cards for n - 1 coins, never above 6 in hand, at most what can be drawn."""
     room = C.HAND_SIZE - hand_size(s, i, p)
@@ -141,7 +141,7 @@ def _draws(s, i, p, m):
             _set(m, C.A_DRAW + n - 1)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _reaction_targets(s, r, i, x, m):
     kind = s[i].rt_kind
     if kind == C.PLAY_BRIBE:  # R5.5: any Police of the window's queue, by its order
@@ -164,7 +164,7 @@ def _reaction_targets(s, r, i, x, m):
                 _set(m, base + t)
 
 
-@njit(cache=True)
+@kernel
 def fill_mask(s, r, i):
     """Write the legal actions of game i's actor into s[i].mask; return (count, last id)."""
     m = s[i].mask

@@ -5,7 +5,7 @@ One flat float32 vector, the same size for 3-6 players. Players appear seat-rela
 sizes and the draw pile only as a count. `noir_env.spaces.OBS_SLICES` names the parts.
 """
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.layout import field_offsets
 from ..engine.refcount import borrowed
@@ -155,18 +155,18 @@ S_HIDDEN, S_TC_HIDDEN, S_TC_ATK, S_BIZ = (
 )
 
 
-@njit(cache=True)
+@kernel
 def _flag(cond):
     return 1.0 if cond else 0.0
 
 
-@njit(cache=True)
+@kernel
 def _rel(s, i, seat, other):
     """Seat-relative index of `other` as seen from `seat`."""
     return (other - seat) % s[i].num_players
 
 
-@njit(cache=True)
+@kernel
 def write_observation(s, i, seat, o):
     """Fill the float32 vector `o` with what `seat` sees of game i (zeros elsewhere)."""
     s, o = borrowed(s), borrowed(o)
@@ -224,7 +224,7 @@ def write_observation(s, i, seat, o):
         _write_seat(s, i, q, tc, o, base)
 
 
-@njit(cache=True)
+@kernel
 def _write_seat(s, i, q, tc, o, base):
     o[base + S_PRESENT] = 1.0
     o[base + S_ALIVE] = s[i].alive[q]
@@ -271,7 +271,7 @@ def _write_seat(s, i, q, tc, o, base):
             o[k + 9] += s[i].rq_dice[e]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _write_queued(s, i, seat, k, o, base):
     """Queue entry k (R5.3): what was played, by whom, on what, and whether it stands."""
     o[base + Q_KIND + s[i].rq_kind[k] - 1] = 1.0
@@ -284,14 +284,14 @@ def _write_queued(s, i, seat, k, o, base):
         o[base + Q_POWER] = s[i].rq_power[k] + 1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def current_step(s, i):
     """The ST_* step the active player's turn is in."""
     order = C.STEP_ORDER_PREP_FIRST if s[i].rules[RULE_PREP_FIRST] else C.STEP_ORDER_NOIRBURG
     return order[s[i].step_idx]
 
 
-@njit(cache=True)
+@kernel
 def countdown_turns_left(s, i):
     """R6.3: turns of the holder still to end before the countdown does, the current one
     included when the holder is active (its tokens, plus one while the holder is in the

@@ -10,7 +10,8 @@ by itself). What happens after a window closes belongs to the turn flow
 """
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from ..engine.rng import roll_d6
 from . import constants as C
@@ -30,13 +31,13 @@ S = C.NUM_SLOTS
 
 
 # --- who may take which gangster (R5.7) -------------------------------------------------------
-@njit(cache=True)
+@kernel
 def may_take_power(s, r, i, x, pw):
     """R5.7(ii): a power-4 gangster needs a Casino of x's own on the table."""
     return pw < 3 or not r.turncoat_casino_for_4 or has_casino(s, i, x)
 
 
-@njit(cache=True)
+@kernel
 def turncoat_count(s, r, i, q, t, pw):
     """Power-(pw+1) gangsters of q a Turncoat could take at target t: on a business, HIDDEN
     (`turncoat_hidden`), or in the pending attack (`turncoat_attackers`); never on a Hideout
@@ -51,12 +52,12 @@ def turncoat_count(s, r, i, q, t, pw):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def turncoat_can_take(s, r, i, x, q, t, pw):
     return turncoat_count(s, r, i, q, t, pw) > 0 and may_take_power(s, r, i, x, pw)
 
 
-@njit(cache=True)
+@kernel
 def turncoat_target_ok(s, r, i, x, q, t):
     for pw in range(4):
         if turncoat_can_take(s, r, i, x, q, t, pw):
@@ -64,12 +65,12 @@ def turncoat_target_ok(s, r, i, x, q, t):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def is_opponent(s, i, x, q):
     return q != x and q < s[i].num_players and s[i].alive[q] == 1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def any_target(s, r, i, x, kind):
     """True if reaction `kind` (police kidnap, Drive-by, Turncoat) has a target for x.
     (A tight scan: this runs for every player asked in every window.)"""
@@ -95,7 +96,7 @@ def any_target(s, r, i, x, kind):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def target_ok(s, r, i, x, kind, q, t):
     """Is (q, t) a legal target of reaction `kind` played by x? (R5.4, R5.6, R5.7)"""
     if kind == C.PLAY_TURNCOAT:
@@ -107,7 +108,7 @@ def target_ok(s, r, i, x, kind, q, t):
     return True  # Drive-by: any business of another player
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def playable(s, r, i, x, kind):
     """May x play reaction `kind` now? (R5.1-R5.8)"""
     if s[i].hand[x, C.PLAY_CARD[kind]] == 0:
@@ -121,7 +122,7 @@ def playable(s, r, i, x, kind):
     return any_target(s, r, i, x, kind)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def police_queued(s, i):
     """True if a Police (standing or bribed) waits in the window: a Bribe can answer it."""
     for k in range(s[i].rq_n):
@@ -130,7 +131,7 @@ def police_queued(s, i):
     return False
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def holds_reaction(s, i, x):
     """True if x has any reaction card in hand (a cheap pre-check for windows)."""
     h = s[i].hand[x]
@@ -138,7 +139,7 @@ def holds_reaction(s, i, x):
 
 
 # --- effects ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def spend_card(s, r, i, x, card):
     """x plays a card from hand: to the discard pile, or out of the game (R5.8 boxing)."""
     card_leaves_hand(s, i, x, card)
@@ -149,7 +150,7 @@ def spend_card(s, r, i, x, card):
         s[i].discard[card] += 1
 
 
-@njit(cache=True)
+@kernel
 def poker_night(s, r, i, host):
     """R5.8: every living player with >= 2 coins stakes 2 (`poker_all_in`: a player with 1
     coin stakes it, D17); the host rolls 2d6 and keeps the higher, the others 1d6; the
@@ -183,7 +184,7 @@ def poker_night(s, r, i, host):
     log_event(s, i, C.EV_POKER, host, winner, pot)
 
 
-@njit(cache=True)
+@kernel
 def turncoat_take(s, r, i, x, q, t, pw):
     """R5.7: x takes one power-(pw+1) gangster of q at target t into x's hand; a Turncoat
     whose gangster is gone by its turn in the queue (dead, kidnapped, taken, or x lost the
@@ -204,12 +205,12 @@ def turncoat_take(s, r, i, x, q, t, pw):
     log_event(s, i, C.EV_TURNCOAT, x, q, t, pw + 1)
 
 
-@njit(cache=True)
+@kernel
 def is_police(s, i, k):
     return s[i].rq_kind[k] == C.RQ_KIDNAP or s[i].rq_kind[k] == C.RQ_CANCEL
 
 
-@njit(cache=True)
+@kernel
 def police_position(s, i, n):
     """Queue position of the window's n-th Police (0-based; -1 if there are fewer)."""
     for k in range(s[i].rq_n):
@@ -220,7 +221,7 @@ def police_position(s, i, n):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def bribe(s, i, x, n):
     """R5.5: a Bribe answers the window's n-th Police (0-based): each Bribe on it toggles
     whether it stands (a Bribe on a Bribe reinstates it). It acts at once: it is an answer
@@ -230,7 +231,7 @@ def bribe(s, i, x, n):
     log_event(s, i, C.EV_BRIBE, x, s[i].rq_standing[k], k, s[i].rq_player[k])
 
 
-@njit(cache=True)
+@kernel
 def queue_reaction(s, i, x, kind, q, t, pw):
     """R5.3: a card played in a window (all but a Bribe) joins the window's queue and acts
     at its close, in the order played. A Drive-by played right after a Drive-by on the same
@@ -253,7 +254,7 @@ def queue_reaction(s, i, x, kind, q, t, pw):
 
 
 # --- windows (R5.2) --------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def open_window(s, i, kind, owner, ret):
     """Open a reaction window; the first to decide is the living player after `owner`."""
     s[i].win_kind = kind
@@ -265,7 +266,7 @@ def open_window(s, i, kind, owner, ret):
     s[i].actor = next_alive(s, i, owner)
 
 
-@njit(cache=True)
+@kernel
 def reopen_round(s, i, x):
     """R5.2: a play reopens the round: everyone, x last, must pass again to close."""
     s[i].win_left = num_alive(s, i)
@@ -273,7 +274,7 @@ def reopen_round(s, i, x):
     s[i].actor = next_alive(s, i, x)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def window_pass(s, i):
     """The actor passes. Returns True when that closes the window."""
     s[i].win_left -= 1
@@ -283,7 +284,7 @@ def window_pass(s, i):
     return False
 
 
-@njit(cache=True)
+@kernel
 def kidnap(s, i, x, q, t):
     """R5.4: the gangsters on q's business t go into q's HIDDEN pool. Kidnapped during q's
     own Move Gangsters step (in a response window q opened there), they stay HIDDEN until
@@ -299,7 +300,7 @@ def kidnap(s, i, x, q, t):
     log_event(s, i, C.EV_POLICE, x, q, t, moved)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def drive_by(s, r, i, q, t, dice):
     """R5.6: the Drive-bys on one business roll their dice together."""
     damage = 0
@@ -309,7 +310,7 @@ def drive_by(s, r, i, q, t, dice):
         resolve_driveby(s, r, i, q, t, damage)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def resolve_window(s, r, i):
     """R5.3: at the close the queued cards act strictly in the order they were played: a
     standing Police kidnaps or cancels the attack, Drive-bys roll, a Turncoat takes its
@@ -340,7 +341,7 @@ def resolve_window(s, r, i):
     return cancelled and kind == C.WIN_ATTACK
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def clear_window(s, i):
     """Zero every window field, so a state has one form (exact JSON round trips)."""
     s[i].win_kind = C.WIN_NONE

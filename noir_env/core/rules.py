@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from .._shown import shown
 from . import constants as C
@@ -223,7 +224,7 @@ class RulesK(NamedTuple):
     away_discard: KernelInt  # rules v3: in the state's row only, after the money thresholds
 
 
-@njit(cache=True)
+@kernel
 def total_money(num_players):
     """Coins in play: 50/60/70/80 for 3/4/5/6 players (R1.2). The one home of this rule."""
     return 20 + 10 * np.int64(num_players)
@@ -390,7 +391,7 @@ assert _THR + 4 == NUM_OBSERVED_RULE_FIELDS == 31  # the observation's rules par
 assert _THR == 27 and RulesK._fields.index("money_thr") == 13  # the literal indices of rules_of
 
 
-@njit(cache=True)
+@kernel
 def rules_of(s, i):
     """Game i's rules as a RulesK (built from its row of `s.rules`: the order of the
     NamedTuple's fields, with the four money thresholds after those of rules v2)."""

@@ -2,7 +2,7 @@
 dispatch of every action id to its effect. `apply_action` assumes the action is legal
 (noir_env/core/mask.py decides that)."""
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.rng import randint, shuffle_prefix
 from . import constants as C
@@ -39,7 +39,7 @@ S = C.NUM_SLOTS
 
 
 # --- set-up (R1) -----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_game(s, r, i, n):
     """Deal a new game of n players in slot i; `s[i].rng` must hold the seeded state."""
     s[i].num_players = n
@@ -71,7 +71,7 @@ def init_game(s, r, i, n):
         advance_step(s, r, i)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def end_mulligan(s, r, i):
     """R1.6: the actor draws as many cards as they set aside; the next player follows."""
     x = s[i].actor
@@ -87,7 +87,7 @@ def end_mulligan(s, r, i):
 
 
 # --- turn steps (R2) -------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def start_turn(s, i, p):
     """Make p the active player at the start of their turn (call advance_step next)."""
     s[i].active = p
@@ -97,7 +97,7 @@ def start_turn(s, i, p):
     log_event(s, i, C.EV_TURN, p, s[i].turn_no)
 
 
-@njit(cache=True)
+@kernel
 def next_turn(s, r, i):
     """End-of-turn checks (R6), then the next living player's turn begins.
     Returns False if the game ended instead."""
@@ -108,7 +108,7 @@ def next_turn(s, r, i):
     return True
 
 
-@njit(cache=True)
+@kernel
 def advance_step(s, r, i):
     """Enter the next step of the rules' step order that has a decision (R2.1-R2.3)."""
     s[i].actor = s[i].active
@@ -118,7 +118,7 @@ def advance_step(s, r, i):
             return
 
 
-@njit(cache=True)
+@kernel
 def enter_step(s, r, i, may_window):
     """Begin the step at `step_idx`, first opening the window before it if the rules ask
     for one (R5.2d). Returns True if a decision (or the game's end) is now pending, False
@@ -157,7 +157,7 @@ def enter_step(s, r, i, may_window):
     return True
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def collect_tribute(s, r, i, p):
     """R4.1: the Hideout brings 3, each business its income, as far as the bank can pay."""
     income = C.HIDEOUT_INCOME
@@ -173,14 +173,14 @@ def collect_tribute(s, r, i, p):
         trigger_countdown(s, r, i, p, C.CD_BANK)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def finish_turn(s, r, i):
     """After the end-of-turn window: checks, then the next player's first step."""
     if next_turn(s, r, i):
         advance_step(s, r, i)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def close_window(s, r, i):
     """R5.3: resolve what the window holds, then continue the turn."""
     kind = s[i].win_kind
@@ -200,7 +200,7 @@ def close_window(s, r, i):
         s[i].actor = s[i].active
 
 
-@njit(cache=True)
+@kernel
 def back_to_attack_step(s, i):
     """After an attack: the next declaration, unless the game ended or a raze-first
     attacker must first choose whether to go on into the Hideout (R3.7)."""
@@ -210,7 +210,7 @@ def back_to_attack_step(s, i):
 
 
 # --- actions ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def end_step(s, r, i):
     """A_END: leave the current step (R2); in Move Gangsters, the HIDDEN gangsters that fit
     nowhere are discarded (R4.2)."""
@@ -232,7 +232,7 @@ def end_step(s, r, i):
     advance_step(s, r, i)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def discard_card(s, i, t):
     """R1.6 / R4.7: the actor discards one card of type t face up."""
     x = s[i].actor
@@ -242,7 +242,7 @@ def discard_card(s, i, t):
     log_event(s, i, C.EV_DISCARD, x, t, int(s[i].phase == C.PH_MULLIGAN))
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def draw_step(s, r, i, n):
     """R4.8: draw n cards for n - 1 coins, then the step is over."""
     p = s[i].active
@@ -252,7 +252,7 @@ def draw_step(s, r, i, n):
     advance_step(s, r, i)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def deploy_business(s, r, i, t):
     """R4.5: pay income - 1 and open the business; a player's first one covers the Hideout."""
     p = s[i].active
@@ -267,7 +267,7 @@ def deploy_business(s, r, i, t):
     log_event(s, i, C.EV_DEPLOY, p, t, slot, int(s[i].ho_top[p] == slot))
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def put_down(s, i, dst):
     """A_TO: put the selected gangster down (Deploy R4.5, Move Gangsters R4.2)."""
     p = s[i].active
@@ -288,7 +288,7 @@ def put_down(s, i, dst):
     s[i].phase = C.PH_MOVE
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def pick_up(s, i, pw, src):
     """A_FROM: take a gangster from one of the active player's places: to move it (R4.2)
     or to add it to the declared attack (R3.1)."""
@@ -305,7 +305,7 @@ def pick_up(s, i, pw, src):
     s[i].phase = C.PH_MOVE_TO
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def discard_away(s, i):
     """A_DISCARD_AWAY (`away_discard`): the AWAY (HIDDEN) gangster just picked up goes to
     the discard pile instead of onto a place (R4.2)."""
@@ -316,7 +316,7 @@ def discard_away(s, i):
     s[i].phase = C.PH_MOVE
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def declare_target(s, r, i, q, t):
     """R3.1: name the attack target (D7). In the breach rules the business on top and the
     Hideout count as one target. In raze-first rules the Hideout is a building of its own,
@@ -335,7 +335,7 @@ def declare_target(s, r, i, q, t):
     s[i].phase = C.PH_ATTACKERS
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def confirm_attack(s, r, i):
     """R3.1: the attack is declared; a reaction window opens before it resolves (R5.2a)."""
     p = s[i].active
@@ -348,7 +348,7 @@ def confirm_attack(s, r, i):
         back_to_attack_step(s, i)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def play_reaction(s, r, i, kind):
     """A_PLAY: the actor plays a reaction card (R5). Targeted kinds continue in
     PH_REACT_TARGET. In a window every card but a Bribe waits in the queue (R5.3); a Poker
@@ -372,7 +372,7 @@ def play_reaction(s, r, i, kind):
         s[i].phase = C.PH_REACT_TARGET
 
 
-@njit(cache=True)
+@kernel
 def after_play(s, i, x):
     """Back to where the reaction was played: the window's round reopens (R5.2)."""
     if s[i].rt_ret == C.PH_WINDOW:
@@ -382,7 +382,7 @@ def after_play(s, i, x):
         s[i].actor = x
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def choose_target(s, i, rel, t):
     """A_TARGET in PH_REACT_TARGET: the target of a Police kidnap, Drive-by or Turncoat.
     Police and Drive-by played outside a window open a response window (R5.2c)."""
@@ -402,7 +402,7 @@ def choose_target(s, i, rel, t):
         reopen_round(s, i, x)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def play_turncoat(s, r, i, pw):
     """A_POWER: the Turncoat's gangster is named (R5.7). In a window it waits in the queue
     and takes the gangster at the close if it is still there (R5.3, D11); at one's own
@@ -418,7 +418,7 @@ def play_turncoat(s, r, i, pw):
     after_play(s, i, x)
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, r, i, a):
     """Carry out legal action `a` of the actor of game i."""
     if a == C.A_PASS:

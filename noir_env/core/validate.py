@@ -6,7 +6,8 @@ game hold nothing. One compiled kernel (`first_violation`) serves the random-gam
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from . import constants as C
 from .rules import total_money
@@ -37,7 +38,7 @@ MESSAGES = {
 }
 
 
-@njit(cache=True)
+@kernel
 def _negative(s, i):
     g = s[i]
     if g.deck_n < 0 or g.deck_n > C.DECK_SIZE or g.bank < 0:
@@ -69,7 +70,7 @@ def _negative(s, i):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _cards_conserved(s, i):
     g = s[i]
     n = np.zeros(C.NUM_CARD_TYPES, np.int64)
@@ -97,12 +98,12 @@ def _cards_conserved(s, i):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _power(c):
     return c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]
 
 
-@njit(cache=True)
+@kernel
 def first_violation(s, i):
     """(code, seat) of the first broken invariant of game i; (OK, -1) if none."""
     g = s[i]

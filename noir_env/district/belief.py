@@ -17,7 +17,8 @@ they had), so a re-deal is a function of the seat's information and the seed alo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from ..engine.refcount import borrowed
 from ..engine.rng import shuffle_prefix
@@ -25,7 +26,7 @@ from . import constants as C
 from .mask import fill_mask
 
 
-@njit(cache=True)
+@kernel
 def resample_game(s, i, seat, rng_state):
     """Re-deal game i from `seat`'s point of view (module docstring), drawing from the
     non-zero xorshift state `rng_state`, which also becomes the game's new `rng`. Recomputes

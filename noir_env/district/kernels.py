@@ -4,7 +4,7 @@ outcome (DN5.2). Every forced decision is the engine's (DN5.1); nobody is elimin
 
 from __future__ import annotations
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.binding import GameKernels
 from . import constants as C
@@ -16,25 +16,25 @@ from .turn import apply_action, init_game
 from .validate import first_violation
 
 
-@njit(cache=True)
+@kernel
 def deal(s, ctx, i, num_players):
     """DN2: deal game i (always two players)."""
     init_game(s, i)
 
 
-@njit(cache=True)
+@kernel
 def play(s, ctx, i, a):
     """Play the legal action a in game i (DN3)."""
     apply_action(s, i, a)
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, ctx, i):
     """The actor's legal actions into s[i].mask (DN3.2-DN3.4): (count, the one or -1)."""
     return fill_mask(s, i)
 
 
-@njit(cache=True)
+@kernel
 def write_outcome(s, i, out):
     """Zero-sum rewards: +1 to the winner, -1 to the loser, 0 each in a draw (DN5.2)."""
     w = s[i].winner
@@ -42,7 +42,7 @@ def write_outcome(s, i, out):
         out[q] = 0.0 if w < 0 else (1.0 if q == w else -1.0)
 
 
-@njit(cache=True)
+@kernel
 def scores_batch(s, out):
     """out[i, q]: seat q's points by DN4.2-DN4.5 in game i."""
     for i in range(s.shape[0]):

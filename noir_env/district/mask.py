@@ -4,13 +4,13 @@
 one is, which: the engine then takes that forced decision by itself (DN5.1).
 """
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.sampling import count_and_last
 from . import constants as C
 
 
-@njit(cache=True)
+@kernel
 def fill_mask(s, i):
     """Write the legal actions of game i's actor into s[i].mask; return (count, the action
     itself when exactly one is legal, else -1)."""

@@ -8,7 +8,7 @@ so the first five positions are what a take would collect. `spaces.OBS_SLICES` n
 parts.
 """
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.layout import field_offsets
 from . import constants as C
@@ -66,7 +66,7 @@ S_HAND_N, S_ACTS, S_TAKEN, S_COLL, S_POINTS = (
 )
 
 
-@njit(cache=True)
+@kernel
 def write_observation(s, i, seat, o):
     """Fill the float32 vector `o` with what `seat` sees of game i."""
     o[:] = 0.0
@@ -90,7 +90,7 @@ def write_observation(s, i, seat, o):
         _write_seat(s, i, q, o, GLOBAL_SIZE + ((q - seat) % 2) * SEAT_SIZE)
 
 
-@njit(cache=True)
+@kernel
 def _write_seat(s, i, q, o, base):
     g = s[i]
     hand_n = 0

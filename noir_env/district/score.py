@@ -1,19 +1,19 @@
 """End of the game: the building win (DN4.1), the final count (DN4.2-DN4.5) and the
 tie-break (DN4.6, DN4.7). Every function reads only the two collections."""
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from . import constants as C
 
 
-@njit(cache=True)
+@kernel
 def holds_all_buildings(s, i, p):
     """DN4.1: seat p has taken the port, the police HQ and the city hall."""
     c = s[i].coll
     return c[p, C.PORT] > 0 and c[p, C.POLICE_HQ] > 0 and c[p, C.CITY_HALL] > 0
 
 
-@njit(cache=True)
+@kernel
 def points(s, i, p):
     """Seat p's score by DN4.2-DN4.5 on the current collections."""
     c = s[i].coll
@@ -30,7 +30,7 @@ def points(s, i, p):
     return total
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def final_result(s, i):
     """(winner, reason) of the final count: more points, then more 8s, 7s, 6s, 5s (DN4.6);
     (-1, WIN_DRAW) if everything ties (DN4.7)."""

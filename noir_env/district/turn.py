@@ -5,14 +5,14 @@ the turn and ends the round or the game when due. Chance events (the shuffle, th
 draw from the game's own generator (noir_env.engine.rng), only in `init_game`.
 """
 
-from numba import njit
+from noir_env.engine.jit import kernel
 
 from ..engine.rng import randint, shuffle_prefix
 from . import constants as C
 from .score import final_result, holds_all_buildings
 
 
-@njit(cache=True)
+@kernel
 def _draw(s, i):
     """The top card of the draw pile (its slot is cleared: a state holds no stale cards)."""
     s[i].deck_n -= 1
@@ -21,7 +21,7 @@ def _draw(s, i):
     return t
 
 
-@njit(cache=True)
+@kernel
 def deal_hands(s, i):
     """DN2.2 / DN3.6: five cards each from the top of the draw pile, seat 0 first."""
     for p in range(C.NUM_PLAYERS):
@@ -29,7 +29,7 @@ def deal_hands(s, i):
             s[i].hand[p, _draw(s, i)] += 1
 
 
-@njit(cache=True)
+@kernel
 def init_game(s, i):
     """DN2: shuffle the 45 cards, box three unseen, deal five each, start the line with
     two face-up cards, toss the start-player coin. Uses only s[i].rng of the state."""
@@ -52,7 +52,7 @@ def init_game(s, i):
     s[i].phase = C.PH_PLAY
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def play_card(s, i, p, t):
     """DN3.2: one card of type t from p's hand, face up at the end of the line."""
     s[i].hand[p, t] -= 1
@@ -60,7 +60,7 @@ def play_card(s, i, p, t):
     s[i].line_n += 1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def take_cards(s, i, p):
     """DN3.3: the last five cards of the line (all of them if fewer) go face up in front
     of p, for the rest of the game."""
@@ -73,7 +73,7 @@ def take_cards(s, i, p):
     s[i].takes[p] += 1
 
 
-@njit(cache=True)
+@kernel
 def end_game(s, i, winner, reason):
     s[i].winner = winner
     s[i].win_reason = reason
@@ -81,7 +81,7 @@ def end_game(s, i, winner, reason):
     s[i].actor = -1
 
 
-@njit(cache=True)
+@kernel
 def end_round(s, i):
     """DN3.6: with the draw pile empty the game ends with the final count (DN4.2-DN4.7);
     else five new cards each and the coin passes. The line stays as it is."""
@@ -98,7 +98,7 @@ def end_round(s, i):
         s[i].taken[p] = 0
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, i, a):
     """Play the (legal) action a for the actor; then the building win (DN4.1), the end of
     the round (DN3.5) or the other player's action (DN3.1, strict alternation)."""

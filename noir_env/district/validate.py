@@ -7,7 +7,8 @@ step) and `state_from_dict` (one check, with a message)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 from . import constants as C
 from .score import holds_all_buildings
@@ -27,7 +28,7 @@ MESSAGES = {
 }
 
 
-@njit(cache=True)
+@kernel
 def _negative(s, i):
     g = s[i]
     if g.deck_n < 0 or g.deck_n > C.NUM_CARDS or g.line_n < 0 or g.line_n > C.LINE_CAP:
@@ -49,7 +50,7 @@ def _negative(s, i):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _cards_conserved(s, i):
     g = s[i]
     count = np.zeros(C.NUM_CARD_TYPES, np.int64)
@@ -64,7 +65,7 @@ def _cards_conserved(s, i):
     return True
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _turn_ok(s, i):
     g = s[i]
     sp = g.start_player
@@ -87,7 +88,7 @@ def _turn_ok(s, i):
     return g.actor == (sp if lead == 0 else 1 - sp)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _hands_ok(s, i):
     g = s[i]
     for p in range(C.NUM_PLAYERS):
@@ -99,7 +100,7 @@ def _hands_ok(s, i):
     return True
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _result_ok(s, i):
     g = s[i]
     if g.actor != -1 or g.winner < -1 or g.winner > 1:
@@ -111,7 +112,7 @@ def _result_ok(s, i):
     return g.winner >= 0 and (g.win_reason == C.WIN_POINTS or g.win_reason == C.WIN_TIEBREAK)
 
 
-@njit(cache=True)
+@kernel
 def first_violation(s, i):
     """The code of the first broken invariant of game i (OK = 0 if none)."""
     g = s[i]
@@ -140,7 +141,7 @@ def first_violation(s, i):
     return OK
 
 
-@njit(cache=True)
+@kernel
 def _violations(s, out):
     for i in range(s.shape[0]):
         out[i] = first_violation(s, i)

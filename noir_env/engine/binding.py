@@ -4,11 +4,12 @@ call them wherever the state has that game's record type.
 
 The engine's compiled shell (`shell.py`) and lockstep loops (`lockstep.py`) are written once,
 calling the stand-ins; numba resolves each stand-in by the state's record type while it
-compiles (`numba.extending.overload`), so each game gets loops of its own with its kernels
-called directly, cached like every kernel of the project (`noir_env._numba_cache` stamps the
-modules that call stand-ins with every module a game may live in). Passing the kernels as
-function arguments instead would make numba refuse to cache the loops. Without the JIT
-(NUMBA_DISABLE_JIT=1) a stand-in looks the kernel up by the state's dtype and calls it.
+compiles (a typing template and a lowering per stand-in), so each game gets loops of its own
+with its kernels called directly, cached like every kernel of the project
+(`noir_env._numba_cache` stamps the modules that call stand-ins with every module a game may
+live in). Passing the kernels as function arguments instead would make numba refuse to cache
+the loops. Without the JIT (NUMBA_DISABLE_JIT=1) a stand-in looks the kernel up by the
+state's dtype and calls it.
 """
 
 from __future__ import annotations
@@ -17,35 +18,38 @@ from typing import Any, NamedTuple
 
 import numba
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import types
+from numba.core.imputils import lower_builtin
+from numba.extending import type_callable
+
+from .jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def no_context(s, i):
     """The context of a game whose kernels need none."""
     return 0
 
 
-@njit(cache=True)
+@kernel
 def never_unasked(s, i):
     """No decision is taken for a player without asking them (beyond forced ones)."""
     return -1
 
 
-@njit(cache=True)
+@kernel
 def never_presents_forced(s, i):
     """Every decision with a single legal action is taken by the engine."""
     return False
 
 
-@njit(cache=True)
+@kernel
 def no_violation(s, i):
     """A game whose invariants are not checked in compiled code."""
     return 0
 
 
-@njit(cache=True)
+@kernel
 def always_alive(s, i, q):
     """A game without eliminations: every seat stays until the end."""
     return True
@@ -89,6 +93,7 @@ class GameKernels(NamedTuple):
 
 
 _BOUND: dict[np.dtype, GameKernels] = {}  # the state dtypes of the games bound so far
+_BY_RECORD: dict[Any, GameKernels] = {}  # the same, by numba record type (compiled code)
 
 
 def _key(dtype: np.dtype) -> np.dtype:
@@ -144,32 +149,46 @@ ARITY = {"context": 2, "init_game": 4, "apply_action": 4, "fill_mask": 3, "auto_
          "resample": 4, "first_violation": 2}  # fmt: skip
 
 
-def _overload(stand_in, record, kernel, arity: int) -> None:
-    """Make `stand_in` call `kernel` in compiled code whose state has the record type. The
-    stand-in is inlined where it is called, and its arguments are named, not starred
-    (numba would pack them into a tuple at every call): the game's kernel is called
-    directly."""
+def _kernel_for(t, slot: str) -> Kernel | None:
+    """The kernel `slot` of the game whose state array has the numba type `t`, if bound."""
+    if not (isinstance(t, types.Array) and isinstance(t.dtype, types.Record)):
+        return None
+    kernels = _BY_RECORD.get(t.dtype)
+    return None if kernels is None else getattr(kernels, slot)
 
-    def mine(s) -> bool:
-        return isinstance(s, types.Array) and s.dtype == record
 
-    if arity == 2:
+def _compile_stand_in(stand_in, slot: str) -> None:
+    """Make compiled code calling `stand_in` call the kernel `slot` of the game whose record
+    type its state argument has: typed as that kernel's own call, lowered as a direct call
+    to the kernel's compiled function. Nothing in between is compiled (an `overload` would
+    compile a wrapper per game and kernel, and each such wrapper links, optimizes and emits
+    the game's whole rules once more). The typer's arguments are named, not starred (numba
+    would pack them into a tuple)."""
 
-        @overload(stand_in, inline="always")
-        def _two(a, b):
-            return (lambda a, b: kernel(a, b)) if mine(a) else None
+    def resolve(context, args):
+        kernel = _kernel_for(args[0], slot)
+        if kernel is None:
+            return None
+        return numba.typeof(kernel).get_call_type(context, args, {})
 
-    elif arity == 3:
+    arity = ARITY[slot]
 
-        @overload(stand_in, inline="always")
-        def _three(a, b, c):
-            return (lambda a, b, c: kernel(a, b, c)) if mine(a) else None
+    @type_callable(stand_in)
+    def typing(context):
+        if arity == 2:
+            return lambda a, b: resolve(context, (a, b))
+        if arity == 3:
+            return lambda a, b, c: resolve(context, (a, b, c))
+        return lambda a, b, c, d: resolve(context, (a, b, c, d))
 
-    else:
+    @lower_builtin(stand_in, types.VarArg(types.Any))
+    def lower(context, builder, sig, args):
+        kernel = _kernel_for(sig.args[0], slot)
+        return context.get_function(numba.typeof(kernel), sig)(builder, args)
 
-        @overload(stand_in, inline="always")
-        def _four(a, b, c, d):
-            return (lambda a, b, c, d: kernel(a, b, c, d)) if mine(a) else None
+
+for _slot, _stand_in in _STAND_INS.items():
+    _compile_stand_in(_stand_in, _slot)
 
 
 def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
@@ -181,8 +200,4 @@ def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
             raise ValueError(f"another game's kernels are bound to the state dtype {dtype}")
         return
     _BOUND[key] = kernels
-    record = numba.from_dtype(key)
-    for slot, stand_in in _STAND_INS.items():
-        kernel = getattr(kernels, slot)
-        if kernel is not None:
-            _overload(stand_in, record, kernel, ARITY[slot])
+    _BY_RECORD[numba.from_dtype(key)] = kernels

@@ -1,6 +1,6 @@
 """Compiled lockstep play of many games of any bound game: the inner loops of the
 single-seat engine, the arena and the self-play API, written once for every game. They step
-games with the shell's `step_one` and read a game's seats and views through the stand-ins of
+games with the shell's `play_action` and read a game's seats and views through the stand-ins of
 `binding.py` (`game_seat_alive`, `game_observe`), so numba compiles them once per game.
 
 Each seat of each lane is built in (the uniform random policy, played here with one random
@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..threads import use_parallel
 from .binding import game_observe, game_seat_alive
+from .jit import kernel
 from .refcount import borrowed
 from .sampling import count_legal, nth_legal, random_legal_action
-from .shell import step_one as game_step
+from .shell import play_action, raise_if_failed
 
 ST_EXTERNAL = 0  # a seat played from Python (a policy or the learner) must decide
 ST_OVER = 1  # the game is over
@@ -35,9 +36,10 @@ ST_OBSERVER = 5  # the observer's seat must decide (its view is written): the le
 
 
 # --- one lane ---------------------------------------------------------------------------------
-# `_play` and `_advance` are inlined into `_run_one`; the loops over lanes call `_run_one` as a
-# function (inlined into a `prange` loop, an early return would make numba run it on one thread)
-@njit(cache=True, inline="always")
+# `_play`, `_advance` and `_lane` are inlined into the serial loop; the `prange` loop calls
+# `_run_one` as a function (inlined there, an early return would make numba run it on one
+# thread)
+@kernel(inline="always")
 def _play(s, i, a, out_at, trace, rew, done, ill):
     """One decision of game i; a seat it puts out of the game gets out_at = the decision
     count, and with a trace, trace[i, k] holds the game's k-th decision."""
@@ -48,13 +50,13 @@ def _play(s, i, a, out_at, trace, rew, done, ill):
             alive_before |= 1 << q
     if trace.shape[1] > s[i].steps:
         trace[i, s[i].steps] = a
-    game_step(s, i, a, rew, done, ill)
+    raise_if_failed(play_action(s, i, a, rew, done, ill))
     for q in range(seats):
         if alive_before & (1 << q) and not game_seat_alive(s, i, q):
             out_at[i, q] = s[i].steps
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, trace, rew, done,
              ill):  # fmt: skip
     """Play game i's built-in seats (and forced decisions unless ask_forced) until an
@@ -75,9 +77,10 @@ def _advance(s, i, builtin, agent_rng, watch, ask_forced, max_steps, out_at, tra
         _play(s, i, a, out_at, trace, rew, done, ill)
 
 
-@njit(cache=True)
-def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
-             rew, done, ill, ask_forced, max_steps):  # fmt: skip
+@kernel(inline="always")
+def _lane(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
+          rew, done, ill, ask_forced, max_steps):  # fmt: skip
+    """Lane i: its action a (none for -1), then `_advance`; writes its status."""
     s, builtin, agent_rng = borrowed(s), borrowed(builtin), borrowed(agent_rng)
     out_at, trace = borrowed(out_at), borrowed(trace)
     rew, done, ill = borrowed(rew), borrowed(done), borrowed(ill)
@@ -94,9 +97,17 @@ def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status
     status[i] = st
 
 
+@kernel
+def _run_one(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask,
+             rew, done, ill, ask_forced, max_steps):  # fmt: skip
+    """`_lane` as a function of its own: what the `prange` loop calls."""
+    _lane(s, i, a, builtin, agent_rng, watch, observer, out_at, trace, status, obs, mask, rew,
+          done, ill, ask_forced, max_steps)  # fmt: skip
+
+
 # the lanes' arrays go to the compiled loops one by one: numba types plain arrays in C at
 # each call, a NamedTuple of them in Python (tens of microseconds a call)
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
                  obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     """`_run_one` for the lanes `idx` (actions[j] for lane idx[j]; -1: only advance)."""
@@ -105,15 +116,15 @@ def run_parallel(s, idx, actions, builtin, agent_rng, watch, observer, out_at, t
                  status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def run_serial(s, idx, actions, builtin, agent_rng, watch, observer, out_at, trace, status,
                obs, mask, rew, done, ill, ask_forced, max_steps):  # fmt: skip
     for j in range(idx.shape[0]):
-        _run_one(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
-                 status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
+        _lane(s, idx[j], actions[j], builtin, agent_rng, watch, observer, out_at, trace,
+              status, obs, mask, rew, done, ill, ask_forced, max_steps)  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def first_illegal(s, idx, actions):
     """Position j of the first action game idx[j] cannot take now (-1 if none); in a
     finished game every action counts as illegal."""
@@ -125,8 +136,8 @@ def first_illegal(s, idx, actions):
     return -1
 
 
-@njit(cache=True)
-def _observe_one(s, i, seat, out_row, mask_row):
+@kernel(inline="always")
+def _observe_lane(s, i, seat, out_row, mask_row):
     s = borrowed(s)
     game_observe(s, i, seat, out_row)
     mine = s[i].actor == seat
@@ -134,16 +145,22 @@ def _observe_one(s, i, seat, out_row, mask_row):
         mask_row[a] = s[i].mask[a] if mine else 0
 
 
-@njit(cache=True, parallel=True)
+@kernel
+def _observe_one(s, i, seat, out_row, mask_row):
+    """`_observe_lane` as a function of its own: what the `prange` loop calls."""
+    _observe_lane(s, i, seat, out_row, mask_row)
+
+
+@kernel(parallel=True)
 def _observe_parallel(s, idx, seats, out, mask):
     for j in prange(idx.shape[0]):
         _observe_one(s, idx[j], seats[j], out[j], mask[j])
 
 
-@njit(cache=True)
+@kernel
 def _observe_serial(s, idx, seats, out, mask):
     for j in range(idx.shape[0]):
-        _observe_one(s, idx[j], seats[j], out[j], mask[j])
+        _observe_lane(s, idx[j], seats[j], out[j], mask[j])
 
 
 class Lanes(NamedTuple):

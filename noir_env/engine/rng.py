@@ -6,7 +6,8 @@ and in plain numpy (NUMBA_DISABLE_JIT=1), where a multiply would raise overflow 
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 _MASK64 = (1 << 64) - 1
 
@@ -20,7 +21,7 @@ def seed_to_state(seed: int) -> np.uint64:
     return np.uint64(z or 0x2545F4914F6CDD1D)
 
 
-@njit(cache=True)
+@kernel
 def next_u64(s, i):
     """Advance game i's generator and return the new 64-bit value."""
     x = s[i].rng
@@ -31,19 +32,19 @@ def next_u64(s, i):
     return x
 
 
-@njit(cache=True)
+@kernel
 def randint(s, i, n):
     """Uniform integer in [0, n) for game i (modulo bias below 1e-17)."""
     return np.int64(next_u64(s, i) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def roll_d6(s, i):
     """One six-sided die."""
     return randint(s, i, 6) + 1
 
 
-@njit(cache=True)
+@kernel
 def shuffle_prefix(s, i, arr, n):
     """Fisher-Yates shuffle of arr[:n] with game i's generator."""
     for k in range(n - 1, 0, -1):

@@ -4,10 +4,11 @@ of a mask row, pick the k-th, and pick one uniformly with an agent's own random 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def nth_legal(mask_row, k):
     """The k-th (0-based) legal action of a mask row, -1 if there are fewer (samplers)."""
     for a in range(mask_row.shape[0]):
@@ -18,7 +19,7 @@ def nth_legal(mask_row, k):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def count_legal(mask_row):
     """The number of legal actions in a mask row."""
     count = 0
@@ -27,14 +28,14 @@ def count_legal(mask_row):
     return count
 
 
-@njit(cache=True)
+@kernel
 def count_and_last(mask_row):
     """(number of legal actions, the action itself when there is exactly one, else -1)."""
     count = count_legal(mask_row)
     return count, (nth_legal(mask_row, 0) if count == 1 else -1)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def xorshift(x):
     """One step of xorshift64 (a non-zero state stays non-zero)."""
     x ^= x << np.uint64(13)
@@ -43,7 +44,7 @@ def xorshift(x):
     return x
 
 
-@njit(cache=True)
+@kernel
 def random_legal_action(mask_row, agent_rng, i):
     """A uniformly chosen legal action; `agent_rng[i]` is the agent's own generator (kept
     apart from the game's, so the game stays a function of its seed and actions)."""

@@ -4,12 +4,13 @@ stepping one game, stepping and dealing a batch (serially, or in threads where
 Each kernel calls the game's own through the stand-ins of `binding.py`, so numba compiles it
 once per game.
 
-The kernels that only other kernels call (`settle`, `is_legal`) are inlined into their
-callers: compiled as functions of their own, each would link, optimize and emit the game's
-whole rules once more. What a `prange` loop calls stays a function (`init_one`,
-`_play_game`): inlined, its early returns would be exits from the loop, which numba then runs
-on one thread. What a `try` block calls stays a function too (`step_one`): numba catches an
-exception raised by a call, not one raised by code inlined into the block.
+The kernels that only other kernels call (`settle`, `play_action`, `deal`, `is_legal`) are
+inlined into their callers: compiled as functions of their own, each would link, optimize and
+emit the game's whole rules once more. What a `prange` loop calls stays a function
+(`init_one`, `_play_game`): inlined, its early returns would be exits from the loop, which
+numba then runs on one thread. Inlined code reports a broken game with a code, not a raise:
+numba catches an exception raised by a call inside a `try` block (the game's kernels), not
+one raised by code inlined into it (`step_saved`).
 
 A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
 and an error inside the game's kernels is caught per game, so the caller can put every game
@@ -19,7 +20,7 @@ back (`noir_env.engine.batch.step`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .binding import (
     game_apply,
@@ -34,18 +35,22 @@ from .binding import (
     game_seat_alive,
     game_write_outcome,
 )
+from .jit import kernel
 from .refcount import borrowed
 from .sampling import count_legal, random_legal_action
 
 MAX_FORCED = 100_000  # more forced decisions in a row than any game takes: a broken game
 SAVED, FAILED = 1, 2  # per-game status of a step: bytes saved in the backup; the game raised
+NO_LEGAL_ACTION, ENDLESS = 1, 2  # how `settle` finds a game broken
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def settle(s, ctx, i):
     """Take the decisions nobody is asked for until a decision to present or the end: the
     game's unasked actions, and every decision with a single legal action unless the game
-    presents it. Leaves the actor's legal actions in s[i].mask."""
+    presents it. Leaves the actor's legal actions in s[i].mask. Returns 0, or NO_LEGAL_ACTION
+    / ENDLESS for a broken game: a code, not a raise, because numba does not catch a raise
+    inlined into a try block (`step_saved`)."""
     for _ in range(MAX_FORCED):
         a = game_auto_action(s, i)
         if a >= 0:
@@ -54,40 +59,57 @@ def settle(s, ctx, i):
         count, last = game_fill_mask(s, ctx, i)
         if count != 1 or game_presents_forced(s, i):
             if count == 0 and s[i].actor >= 0:
-                raise RuntimeError("the rules core reached a decision with no legal action")
-            return
+                return NO_LEGAL_ACTION
+            return 0
         game_apply(s, ctx, i, last)
-    raise RuntimeError("the rules core's forced decisions did not stop")
+    return ENDLESS
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
+def raise_if_failed(failure):
+    """Raise the error a failure code of `settle` stands for."""
+    if failure == NO_LEGAL_ACTION:
+        raise RuntimeError("the rules core reached a decision with no legal action")
+    if failure == ENDLESS:
+        raise RuntimeError("the rules core's forced decisions did not stop")
+
+
+@kernel(inline="always")
 def is_legal(s, i, a):
     """Whether action a may be given to game i (any action to a finished game: ignored)."""
     return s[i].actor < 0 or (0 <= a < s[i].mask.shape[0] and s[i].mask[a] != 0)
 
 
-@njit(cache=True)
-def step_one(s, i, a, rewards, done, illegal):
-    """One action in game i: the kernel behind `step`, the AEC env, the lockstep loops and
-    search. A finished game sets done[i]; an illegal action sets illegal[i] and changes
-    nothing; a game that ends gets its outcome in rewards[i]."""
-    s = borrowed(s)  # every kernel below takes s: no reference counting (refcount.py)
+@kernel(inline="always")
+def play_action(s, i, a, rewards, done, illegal):
+    """One action in game i. A finished game sets done[i]; an illegal action sets illegal[i]
+    and changes nothing; a game that ends gets its outcome in rewards[i]. Returns the failure
+    code of `settle` (0: none)."""
+    failure = 0
     if s[i].actor < 0:
         done[i] = True
-        return
-    if not is_legal(s, i, a):
+    elif not is_legal(s, i, a):
         illegal[i] = True
-        return
-    ctx = game_context(s, i)
-    game_apply(s, ctx, i, a)
-    s[i].steps += 1
-    settle(s, ctx, i)
-    if s[i].actor < 0:
-        done[i] = True
-        game_write_outcome(s, i, rewards[i])
+    else:
+        ctx = game_context(s, i)
+        game_apply(s, ctx, i, a)
+        s[i].steps += 1
+        failure = settle(s, ctx, i)
+        if failure == 0 and s[i].actor < 0:
+            done[i] = True
+            game_write_outcome(s, i, rewards[i])
+    return failure
 
 
-@njit(cache=True)
+@kernel
+def step_one(s, i, a, rewards, done, illegal):
+    """`play_action`, raising for a broken game: the kernel behind the lockstep loops, search
+    and random playouts."""
+    s = borrowed(s)  # every kernel below takes s: no reference counting (refcount.py)
+    raise_if_failed(play_action(s, i, a, rewards, done, illegal))
+
+
+@kernel
 def first_illegal(s, actions):
     """Index of the first game whose action is illegal (-1 if none)."""
     for i in range(actions.shape[0]):
@@ -96,23 +118,27 @@ def first_illegal(s, actions):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def step_saved(s, raw, backup, status, i, a, rewards, done, illegal):
-    """step_one on game i, after saving its bytes (raw[i]) in backup[i] if it will change.
-    An error inside the game's kernels is caught: status[i] = FAILED, returns 1 (else 0)."""
+    """`play_action` on game i, after saving its bytes (raw[i]) in backup[i] if it will
+    change. An error inside the game's kernels is caught: status[i] = FAILED, returns 1
+    (else 0)."""
+    s = borrowed(s)
     if s[i].actor >= 0 and is_legal(s, i, a):
         for b in range(raw.shape[1]):  # a loop: a slice copy compiles numba's error text
             backup[i, b] = raw[i, b]
         status[i] = SAVED
     try:
-        step_one(s, i, a, rewards, done, illegal)
+        failure = play_action(s, i, a, rewards, done, illegal)
     except Exception:  # noqa: BLE001 - any failure: the caller restores the batch
+        failure = FAILED
+    if failure != 0:
         status[i] = FAILED
         return 1
     return 0
 
 
-@njit(cache=True)
+@kernel
 def step_serial(s, raw, backup, status, actions, rewards, done, illegal, strict):
     """Returns (first game with an illegal action or -1, number of games that failed)."""
     if strict:
@@ -125,7 +151,7 @@ def step_serial(s, raw, backup, status, actions, rewards, done, illegal, strict)
     return -1, failed
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def step_parallel(s, raw, backup, status, actions, rewards, done, illegal, strict):
     """`step_serial` with a thread per chunk of games."""
     if strict:
@@ -138,35 +164,41 @@ def step_parallel(s, raw, backup, status, actions, rewards, done, illegal, stric
     return -1, failed
 
 
-@njit(cache=True)
+@kernel
 def step_unguarded(s, a, rewards):
     """Step game 0 of `s` letting an error of the game's kernels propagate (to report it)."""
     flags = np.zeros(1, np.bool_)
     step_one(s, 0, a, rewards, flags, flags.copy())
 
 
-@njit(cache=True)
-def init_one(s, i, num_players):
+@kernel(inline="always")
+def deal(s, i, num_players):
     """Deal game i and settle it (its `rng` and set-up fields are written already)."""
     s = borrowed(s)
     ctx = game_context(s, i)
     game_init(s, ctx, i, num_players)
-    settle(s, ctx, i)
+    raise_if_failed(settle(s, ctx, i))
 
 
-@njit(cache=True)
+@kernel
+def init_one(s, i, num_players):
+    """`deal` as a function of its own: what the `prange` loop of `init_parallel` calls."""
+    deal(s, i, num_players)
+
+
+@kernel
 def init_serial(s, num_players):
     for i in range(num_players.shape[0]):
-        init_one(s, i, num_players[i])
+        deal(s, i, num_players[i])
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def init_parallel(s, num_players):
     for i in prange(num_players.shape[0]):
         init_one(s, i, num_players[i])
 
 
-@njit(cache=True)
+@kernel
 def alive_bits(s, i, seats):
     """The seats of game i still in it, as bits (seat q: bit q)."""
     bits = 0
@@ -176,20 +208,20 @@ def alive_bits(s, i, seats):
     return bits
 
 
-@njit(cache=True)
+@kernel
 def settle_game(s, i):
     """`settle` for game i (hand-made positions)."""
-    settle(s, game_context(s, i), i)
+    raise_if_failed(settle(s, game_context(s, i), i))
 
 
-@njit(cache=True)
+@kernel
 def mask_batch(s):
     """Recompute every game's legal-action cache (after a hand edit)."""
     for i in range(s.shape[0]):
         game_fill_mask(s, game_context(s, i), i)
 
 
-@njit(cache=True)
+@kernel
 def outcomes(s, out):
     """The zero-sum rewards of each finished game (zeros for the others)."""
     for i in range(s.shape[0]):
@@ -197,7 +229,7 @@ def outcomes(s, out):
             game_write_outcome(s, i, out[i])
 
 
-@njit(cache=True)
+@kernel
 def observe_rows(s, seats, out):
     """out[i] = what seats[i] sees of game i."""
     s = borrowed(s)
@@ -205,7 +237,7 @@ def observe_rows(s, seats, out):
         game_observe(s, i, seats[i], out[i])
 
 
-@njit(cache=True)
+@kernel
 def resample_batch(s, seats, rng_states):
     """Re-deal each game from seats[i]'s point of view, drawing from rng_states[i]."""
     for i in range(s.shape[0]):
@@ -213,8 +245,9 @@ def resample_batch(s, seats, rng_states):
 
 
 # --- random playouts -----------------------------------------------------------------------
-@njit(cache=True)
-def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+@kernel(inline="always")
+def _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    """Random play of game i until it ends or has taken max_steps decisions here."""
     s, agent_rng = borrowed(s), borrowed(agent_rng)
     rewards, done, illegal = borrowed(rewards), borrowed(done), borrowed(illegal)
     for _ in range(max_steps):
@@ -222,7 +255,8 @@ def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps,
             return
         if count_legal(s[i].mask) == 1:  # presented although forced (a multi-agent mode)
             forced[i] += 1
-        step_one(s, i, random_legal_action(s[i].mask, agent_rng, i), rewards, done, illegal)
+        a = random_legal_action(s[i].mask, agent_rng, i)
+        raise_if_failed(play_action(s, i, a, rewards, done, illegal))
         steps[i] += 1
         if check:
             code = game_first_violation(s, i)
@@ -231,14 +265,20 @@ def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps,
                 return
 
 
-@njit(cache=True, parallel=True)
+@kernel
+def _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
+    """`_playout` as a function of its own: what the `prange` loop calls."""
+    _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
+
+
+@kernel(parallel=True)
 def play_parallel(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     """Random play of every game until it ends or has taken max_steps decisions here."""
     for i in prange(s.shape[0]):
         _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
 
 
-@njit(cache=True)
+@kernel
 def play_serial(s, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad):
     for i in range(s.shape[0]):
-        _play_game(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)
+        _playout(s, i, agent_rng, max_steps, check, rewards, done, illegal, steps, forced, bad)

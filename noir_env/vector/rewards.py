@@ -6,10 +6,11 @@ single-seat engine read it."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from noir_env.engine.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def _row_rewards(n, alive_before, alive_after, outcome, over, truncated, rewards, seat_done):
     """The rule for one game's row of seats (module docstring, `seat_rewards`)."""
     lose = -1.0 / max(n - 1, 1)
@@ -30,7 +31,7 @@ def _row_rewards(n, alive_before, alive_after, outcome, over, truncated, rewards
             seat_done[q] = True
 
 
-@njit(cache=True)
+@kernel
 def _seat_rewards(num_players, alive_before, alive_after, outcome, over, truncated, rewards,
                   seat_done):  # fmt: skip
     for i in range(num_players.shape[0]):
@@ -38,7 +39,7 @@ def _seat_rewards(num_players, alive_before, alive_after, outcome, over, truncat
                      truncated[i], rewards[i], seat_done[i])  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def _episode_rewards(num_players, seats, alive, out_at, steps, outcome, over, truncated, out):
     rewards = np.zeros(alive.shape[1], np.float32)
     seat_done = np.zeros(alive.shape[1], np.bool_)

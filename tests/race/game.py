@@ -12,10 +12,10 @@ AEC env) takes it by name ("race") unchanged.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from noir_env.engine.binding import GameKernels
 from noir_env.engine.fields import flag, int_in, list_of, rng_state
+from noir_env.engine.jit import kernel
 from noir_env.engine.protocol import Game
 from noir_env.engine.records import RecordLayout
 from noir_env.engine.registry import register
@@ -37,13 +37,13 @@ LAYOUT = RecordLayout("Race", [
 ])  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def deal(s, ctx, i, num_players):
     s[i].num_players, s[i].winner = num_players, -1
     s[i].length = SHORTEST + randint(s, i, LONGEST - SHORTEST + 1)
 
 
-@njit(cache=True)
+@kernel
 def advance(s, ctx, i, a):
     """Move the token a + 1 squares; landing on the last square wins."""
     seat = s[i].actor
@@ -55,7 +55,7 @@ def advance(s, ctx, i, a):
         s[i].actor = (seat + 1) % s[i].num_players
 
 
-@njit(cache=True)
+@kernel
 def fill_mask(s, ctx, i):
     count = 0
     for a in range(MAX_MOVE):
@@ -64,14 +64,14 @@ def fill_mask(s, ctx, i):
     return count, (0 if count == 1 else -1)  # only "advance 1" can be the one legal move
 
 
-@njit(cache=True)
+@kernel
 def write_outcome(s, i, out):
     n = s[i].num_players
     for q in range(n):
         out[q] = 1.0 if q == s[i].winner else -1.0 / (n - 1)
 
 
-@njit(cache=True)
+@kernel
 def write_observation(s, i, seat, out):
     """Squares left (one-hot), each seat's share of the moves from `seat`'s view
     (seat-relative), the player count (one-hot)."""

@@ -11,7 +11,6 @@ agent adds exactly the gangsters it planned for when it chose the target.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.view import (
     F_COVERS,
@@ -45,6 +44,7 @@ from agents.heuristic.view import (
 )
 from agents.obs_layout import S_HO_G
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 S = C.NUM_SLOTS
 P = C.MAX_PLAYERS
@@ -71,7 +71,7 @@ WIN_VALUE = 100.0  # a won game, in score points: dwarfs every other term
 NUM_WEIGHTS = 15
 
 
-@njit(cache=True)
+@kernel
 def source_rank(o, t):
     """Preference for taking an attacker from own place t (slot, or PLACE_HIDEOUT): lower
     is sent first. Gangsters guarding the Hideout stack stay home as long as possible."""
@@ -82,7 +82,7 @@ def source_rank(o, t):
     return 0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def available(o, avail):
     """avail[rank, pw]: the observer's gangsters that may attack now, by source rank."""
     avail[:] = 0.0
@@ -99,7 +99,7 @@ def available(o, avail):
             avail[2, pw] += o[b + pw]
 
 
-@njit(cache=True)
+@kernel
 def attacker_score(rank, pw, missing):
     """How much the greedy plan wants a power-(pw+1) gangster of source `rank` when
     `missing` attack power is still needed: the weakest that closes the gap, else the
@@ -109,7 +109,7 @@ def attacker_score(rank, pw, missing):
     return base - 30.0 * rank
 
 
-@njit(cache=True)
+@kernel
 def plan(avail, need, have, atk):
     """atk[pw] += the gangsters the greedy rule adds to `have` committed power until `need`
     is reached; returns (power added, power taken from the Hideout stack)."""
@@ -133,7 +133,7 @@ def plan(avail, need, have, atk):
     return added, from_stack
 
 
-@njit(cache=True)
+@kernel
 def target_need(o, info, q, t):
     """Attack power the plan aims for against (q, t): enough to destroy a business; for a
     Hideout, to breach with an even chance to eliminate (R3.6-R3.8)."""
@@ -148,7 +148,7 @@ def target_need(o, info, q, t):
     return info[q, I_DEF] + max(0.0, money - info[q, I_ITOP] - 3.0)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def survivors(atk, damage, out):
     """out = attackers left after `damage` kills weakest first (R3.2)."""
     out[:] = atk
@@ -158,7 +158,7 @@ def survivors(atk, damage, out):
             out[pw] -= 1.0
 
 
-@njit(cache=True)
+@kernel
 def elim_value(o, info, att, q, w):
     """What eliminating relative seat q is worth to the attacker at relative seat att:
     trophy, the table and hand taken (R3.8), and the game itself on a war win or when q is
@@ -173,7 +173,7 @@ def elim_value(o, info, att, q, w):
     return value
 
 
-@njit(cache=True)
+@kernel
 def outcome(o, info, att, q, t, atk, w):
     """(attacker's gain, defender's loss, attacker's power lost, chance to eliminate) of
     the attack of `att` with gangsters `atk` on (q, t) (relative seats; R3.2-R3.8). Losses
@@ -207,7 +207,7 @@ def outcome(o, info, att, q, t, atk, w):
     return 0.0, harm, lost, 0.0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _stack_gangsters(o, info, q, out):
     """The gangsters of q's Hideout stack per power (Hideout and covering business)."""
     b = seat(q) + S_HO_G
@@ -219,7 +219,7 @@ def _stack_gangsters(o, info, q, out):
             out[pw] += o[slot(q, top) + F_G1 + pw]
 
 
-@njit(cache=True)
+@kernel
 def _top_slot(o, q):
     for t in range(S):
         k = slot(q, t)
@@ -228,7 +228,7 @@ def _top_slot(o, q):
     return -1
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _raze_first(o, info, q, atk, w):
     """R3.7: raze the covering business, then (if it pays) go on into the Hideout."""
     money = info[q, I_MONEY]
@@ -254,13 +254,13 @@ def _raze_first(o, info, q, atk, w):
     return gain, harm + gh + pay, lost, p_out
 
 
-@njit(cache=True)
+@kernel
 def danger(threat, defense, margin):
     """0..1: how exposed a Hideout of `defense` is to an attack power of `threat`."""
     return min(1.0, max(0.0, (threat - defense + margin + 1.0) / (margin + 3.0)))
 
 
-@njit(cache=True)
+@kernel
 def harm_weight(o, info, q, w):
     """How much damage to opponent q is worth: more for the leader, and much more for a
     player about to win by money (R6.2) or by war (R6.1)."""
@@ -274,13 +274,13 @@ def harm_weight(o, info, q, w):
     return h
 
 
-@njit(cache=True)
+@kernel
 def hideout_risk_value(info, w):
     """What the observer stands to lose if its Hideout is breached: its money and the game."""
     return info[0, I_MONEY] + w[W_GUARD]
 
 
-@njit(cache=True)
+@kernel
 def my_attack_value(o, info, q, t, atk, from_stack, w):
     """Net worth to the observer of attacking (q, t) with `atk`, `from_stack` of it taken
     from its own Hideout stack (left exposed until its next turn)."""
@@ -295,7 +295,7 @@ def my_attack_value(o, info, q, t, atk, from_stack, w):
     return value
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def best_plan_value(o, info, q, t, avail, w, atk):
     """(value, planned power) of the observer's plan against (q, t); atk receives it."""
     atk[:] = 0.0
@@ -306,7 +306,7 @@ def best_plan_value(o, info, q, t, avail, w, atk):
     return my_attack_value(o, info, q, t, atk, from_stack, w), added
 
 
-@njit(cache=True)
+@kernel
 def defender_loss(o, info, att, q, t, atk, w):
     """What the attack of `att` with `atk` on (q, t) costs q (the game, if q is out)."""
     _, harm, _, p_out = outcome(o, info, att, q, t, atk, w)

@@ -11,7 +11,7 @@ in parallel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from agents.heuristic.v1.attack import (
     W_ARMS,
@@ -69,6 +69,7 @@ from agents.obs_layout import (
     O_SELPOW,
 )
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 from noir_env.engine.refcount import borrowed
 
 NEG = -1e18  # the score of an illegal action
@@ -80,7 +81,7 @@ CARD_KEEP = np.array([2.0, 2.4, 2.6, 2.6, 3.4, 3.8, 4.2, 4.6, 2.0, 3.4, 1.6, 2.8
 
 
 # --- small helpers ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def turns_left(o):
     """Own turns still to come, roughly: many before the countdown, then its tokens (R6.3)."""
     if o[O_CD_ON] < 0.5:
@@ -88,7 +89,7 @@ def turns_left(o):
     return o[O_CD_LEFT]
 
 
-@njit(cache=True)
+@kernel
 def card_value(o, info, card):
     """How much keeping `card` in hand is worth now (mulligan, discard)."""
     v = CARD_KEEP[card]
@@ -103,7 +104,7 @@ def card_value(o, info, card):
 
 
 # --- phases: each scores the legal actions it has an opinion on -----------------------------
-@njit(cache=True)
+@kernel
 def mulligan(o, info, mask, sc):
     """R1.6: throw back the weakest cards for new ones; with no business, fish for one."""
     has_biz = False
@@ -116,7 +117,7 @@ def mulligan(o, info, mask, sc):
             sc[a] = 4.0 - card_value(o, info, card) + (0.0 if has_biz else 1.5)
 
 
-@njit(cache=True)
+@kernel
 def discard(o, info, mask, sc):
     """R4.7: with a full hand, swap the weakest card for a free draw; forced: the weakest."""
     hand = 0.0
@@ -132,7 +133,7 @@ def discard(o, info, mask, sc):
                 sc[a] += 10.0
 
 
-@njit(cache=True)
+@kernel
 def draw(o, info, mask, sc, w):
     """R4.8: the first card is free; more only with coins to spare and turns to use them."""
     money = info[0, I_MONEY]
@@ -152,7 +153,7 @@ def draw(o, info, mask, sc, w):
         sc[a] = value
 
 
-@njit(cache=True)
+@kernel
 def deploy(o, info, mask, sc, w):
     """R4.5: businesses first for the economy (the first covers the Hideout), gangsters to
     keep the Hideout stack above the strongest threat; nothing that costs the money win."""
@@ -188,7 +189,7 @@ def deploy(o, info, mask, sc, w):
         sc[a] = value
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _breach_use(info, p):
     """1 when one more point of attack power brings a rich opponent's Hideout within reach
     (each point above its defense is a coin of breach payment, R3.6), else 0."""
@@ -199,7 +200,7 @@ def _breach_use(info, p):
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def place(o, info, mask, sc, w):
     """Where a gangster goes (deploy_to, move_gangsters_to): the Hideout stack while it is
     under threat, else the business that most needs defending."""
@@ -226,7 +227,7 @@ def place(o, info, mask, sc, w):
         sc[C.A_TO + C.PLACE_ASIDE] = -5.0
 
 
-@njit(cache=True)
+@kernel
 def move_gangsters(o, mask, sc):
     """R4.2: bring HIDDEN gangsters back, strongest first; leave the table as it is."""
     sc[C.A_END] = 0.0
@@ -236,7 +237,7 @@ def move_gangsters(o, mask, sc):
             sc[a] = 1.0 + pw
 
 
-@njit(cache=True)
+@kernel
 def move_hideout(o, info, mask, sc):
     """R4.6: bury the Hideout under the business that adds the most defense."""
     top = int(info[0, I_TOP])
@@ -252,7 +253,7 @@ def move_hideout(o, info, mask, sc):
         sc[C.A_HIDE_OPEN] = -5.0
 
 
-@njit(cache=True)
+@kernel
 def attack_targets(o, info, mask, sc, w, avail):
     """R3.1: the target whose planned attack is worth the most, if it beats W_ATTACK_MIN."""
     sc[C.A_END] = w[W_ATTACK_MIN]
@@ -266,7 +267,7 @@ def attack_targets(o, info, mask, sc, w, avail):
                 sc[a], _ = best_plan_value(o, info, rel, t, avail, w, atk)
 
 
-@njit(cache=True)
+@kernel
 def add_attackers(o, info, mask, sc, avail):
     """Phase attackers: add the next gangster of the plan, or confirm once it is complete."""
     q, t = pending_attack(o)
@@ -277,7 +278,7 @@ def add_attackers(o, info, mask, sc, avail):
     score_attackers(o, mask, sc, need, committed)
 
 
-@njit(cache=True)
+@kernel
 def score_attackers(o, mask, sc, need, committed):
     """Confirm once `committed` power reaches `need`, else add the gangster the greedy plan
     takes next (`attacker_score`)."""
@@ -291,7 +292,7 @@ def score_attackers(o, mask, sc, need, committed):
                 sc[a] = attacker_score(rank, pw, need - committed)
 
 
-@njit(cache=True)
+@kernel
 def continue_attack(o, info, mask, sc):
     """R3.7: go on into the Hideout only if the survivors breach it."""
     q, _ = pending_attack(o)
@@ -304,7 +305,7 @@ def continue_attack(o, info, mask, sc):
 
 
 # --- one decision ----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def read_table(o, mask):
     """What a rule agent reads before it decides: (scores with the floor on the legal actions
     and NEG elsewhere, the only legal action or -1, the seat summaries `info[rel, I_*]`, the
@@ -319,7 +320,7 @@ def read_table(o, mask):
     return sc, only, info, avail, phase_of(o)
 
 
-@njit(cache=True)
+@kernel
 def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
@@ -358,7 +359,7 @@ def decide(o, mask, w, u):
     return _best(sc, w[W_NOISE], u)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def floor_scores(mask, sc):
     """Give every legal action the floor score (sc holds NEG elsewhere); returns the legal
     action if it is the only one, else -1."""
@@ -371,7 +372,7 @@ def floor_scores(mask, sc):
     return only if count <= 1 else -1
 
 
-@njit(cache=True)
+@kernel
 def _idle(ph):
     """The active player's idle decision points, where reactions may be played (D10)."""
     return (
@@ -382,7 +383,7 @@ def _idle(ph):
     )
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _idle_reactions(o, info, mask, sc, w):
     """At an idle point a reaction worth playing goes before the step's own choice; one
     that is not stays out of the way of every step action."""
@@ -390,7 +391,7 @@ def _idle_reactions(o, info, mask, sc, w):
     promote_plays(mask, sc)
 
 
-@njit(cache=True)
+@kernel
 def promote_plays(mask, sc):
     """At an own idle point a reaction worth playing (score > 0) goes before the step's own
     choice; one that is not stays below every step action."""
@@ -400,7 +401,7 @@ def promote_plays(mask, sc):
             sc[a] = 1e4 + sc[a] if sc[a] > 0.0 else FALLBACK + 1.0
 
 
-@njit(cache=True)
+@kernel
 def _best(sc, noise, u):
     """Argmax of the scores, with ties (and near-ties, by `noise`) broken by a hash of u."""
     best, who = NEG, -1
@@ -417,7 +418,7 @@ def _best(sc, noise, u):
     return who
 
 
-@njit(cache=True)
+@kernel
 def tie_break(o, salt):
     """A uniform in [0, 1) from the row's public turn fields and the agent's salt: the
     same observation gets the same tie-breaks, whatever batch it sits in."""
@@ -428,14 +429,14 @@ def tie_break(o, salt):
     return x - np.floor(x)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def act_rows(obs, mask, w, salt, out):
     """out[i] = the heuristic's action for obs[i], mask[i], in parallel over rows."""
     for i in prange(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))
 
 
-@njit(cache=True)
+@kernel
 def act_rows_serial(obs, mask, w, salt, out):
     for i in range(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))

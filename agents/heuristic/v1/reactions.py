@@ -10,7 +10,6 @@ best target, so a card is always played on the target that made it worth playing
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.v1.attack import (
     W_ECON,
@@ -66,10 +65,11 @@ from agents.obs_layout import (
     S_TC_HIDDEN,
 )
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 
 # --- reactions (R5) ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def queued_cancel(o):
     """True if a standing Police cancel waits in the window's queue."""
     for k in range(C.QUEUE_LEN):
@@ -79,7 +79,7 @@ def queued_cancel(o):
     return False
 
 
-@njit(cache=True)
+@kernel
 def pending_value(o, info, w):
     """(attacker's relative seat, defender, the defender's loss, the attacker's gain as the
     observer values it) of the pending attack; attacker -1 if there is none."""
@@ -94,7 +94,7 @@ def pending_value(o, info, w):
     return att, q, loss, gain + p_out * 50.0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def cancel_value(o, info, w):
     """Police cancel (R5.4): save the own Hideout or business; stop a third player's attack
     that would eliminate or hand the leader a big gain."""
@@ -108,7 +108,7 @@ def cancel_value(o, info, w):
     return 0.15 * loss + harm_weight(o, info, att, w) * 0.3 * gain
 
 
-@njit(cache=True)
+@kernel
 def bribe_values(o, info, w, out):
     """out[n] = what bribing the window's n-th Police (`bribe:<n+1>`) is worth (R5.5): a
     standing Police that hurts the observer, or a bribed one that protected it."""
@@ -138,7 +138,7 @@ def bribe_values(o, info, w, out):
                 out[n] = 0.5 * slot_power(o, 0, t) + _guard_loss(o, info, t, w)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _guard_loss(o, info, t, w):
     """Hideout risk added if the gangsters on own slot t leave (kidnap, Drive-by)."""
     if int(info[0, I_TOP]) != t:
@@ -151,7 +151,7 @@ def _guard_loss(o, info, t, w):
     )
 
 
-@njit(cache=True)
+@kernel
 def kidnap_values(o, info, w, out):
     """out[rel, t]: Police kidnap on a business (R5.4): strip the defenders of the
     observer's own pending attack, or the attackers of the player about to attack."""
@@ -172,13 +172,13 @@ def kidnap_values(o, info, w, out):
         _threat_relief(o, info, active, w, out, 0)
 
 
-@njit(cache=True)
+@kernel
 def _before_attack(o):
     """True in the window before an opponent's Attack step (R5.2d)."""
     return window_of(o) == C.WIN_STEP
 
 
-@njit(cache=True)
+@kernel
 def _threat_relief(o, info, active, w, out, dice):
     """out[active, t]: the observer's Hideout risk removed by taking the gangsters of the
     active player's business t off the table before it attacks (dice=0: all of them)."""
@@ -197,7 +197,7 @@ def _threat_relief(o, info, active, w, out, dice):
         out[active, t] = relief * hideout_risk_value(info, w)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _without_defenders(o, info, q, t, hit, atk, w):
     """The observer's attack value on (q, t) if the gangsters on q's slot `hit` were gone:
     approximated by the attack growing by their power (they no longer defend)."""
@@ -207,7 +207,7 @@ def _without_defenders(o, info, q, t, hit, atk, w):
     return my_attack_value(o, info, q, t, more, 0.0, w)
 
 
-@njit(cache=True)
+@kernel
 def driveby_values(o, info, w, out):
     """out[rel, t]: a Drive-by (R5.6) finishing a weak business, softening the target of the
     observer's own attack, or thinning the attackers of the player about to attack."""
@@ -241,7 +241,7 @@ def driveby_values(o, info, w, out):
             out[active, t] = max(out[active, t], out[active, t] + relief[active, t])
 
 
-@njit(cache=True)
+@kernel
 def turncoat_values(o, info, w, out):
     """out[rel, target, pw]: a Turncoat (R5.7) on the most valuable reachable gangster; an
     attacker of a pending attack on the observer counts for the loss it prevents."""
@@ -273,14 +273,14 @@ def turncoat_values(o, info, w, out):
                 out[rel, C.TGT_ATTACK, pw] = value + saved
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _attackers_of(o, pw):
     have = np.zeros(4)
     attackers(o, have)
     return have[pw]
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, w, in_window):
     """Score each playable reaction (`play:<kind>`) by the best thing it can do now."""
     floor = w[W_REACT_MIN]
@@ -316,7 +316,7 @@ def reactions(o, info, mask, sc, w, in_window):
         sc[C.A_PASS] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def reaction_target(o, info, mask, sc, w):
     """The target of the reaction just played, by the same values that chose to play it."""
     kind = one_hot(o, O_RTKIND, 6)
@@ -348,7 +348,7 @@ def reaction_target(o, info, mask, sc, w):
                 sc[a] = vals2[rel, t]
 
 
-@njit(cache=True)
+@kernel
 def turncoat_power(o, info, mask, sc, w):
     """Which gangster the Turncoat takes at the chosen target: the most valuable."""
     vals4 = np.zeros((P, C.NUM_TARGETS, 4))

@@ -17,7 +17,6 @@ far is added back), so the agent adds exactly the gangsters it chose the target 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import available_power
 from agents.heuristic.v1.attack import (
@@ -44,9 +43,10 @@ from agents.heuristic.view import (
     target_action,
 )
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def attack_need(o, info, q, t, total):
     """Attack power aimed at (q, t) by an agent that can send `total`: a certain elimination
     on a breachable Hideout if it can, else all it has; the first heuristic's need for
@@ -62,7 +62,7 @@ def attack_need(o, info, q, t, total):
     return target_need(o, info, q, t)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def attack_value(o, info, q, t, atk, from_stack, w):
     """Net worth to the observer of attacking (q, t) with `atk`, `from_stack` of its power
     taken off the own Hideout stack."""
@@ -74,7 +74,7 @@ def attack_value(o, info, q, t, atk, from_stack, w):
     return value
 
 
-@njit(cache=True)
+@kernel
 def attack_targets(o, info, mask, sc, w, avail):
     """R3.1: the target whose planned attack is worth the most, if it beats W_ATTACK_MIN."""
     sc[C.A_END] = w[W_ATTACK_MIN]
@@ -93,7 +93,7 @@ def attack_targets(o, info, mask, sc, w, avail):
                 sc[a] = attack_value(o, info, rel, t, atk, from_stack, w)
 
 
-@njit(cache=True)
+@kernel
 def add_attackers(o, info, mask, sc, avail):
     """Phase attackers: add the next gangster of the plan, or confirm once it is complete."""
     q, t = pending_attack(o)

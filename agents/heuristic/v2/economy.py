@@ -11,7 +11,6 @@ the guard follow from the threats at the table instead of from fixed margins.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import (
     hand_size,
@@ -50,6 +49,7 @@ from agents.heuristic.view import (
 from agents.obs_layout import O_SELPOW
 from noir_env.core import constants as C
 from noir_env.core.rules import RULE_FIELDS
+from noir_env.engine.jit import kernel
 
 R_FIRST_ON_HIDEOUT = RULE_FIELDS.index("first_business_on_hideout")
 
@@ -70,7 +70,7 @@ W2_RAID = 27  # coins counted as stolen before the next turn per coin of unguard
 NUM_WEIGHTS2 = 28
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def exposed_income(o):
     """Income of the observer's businesses nobody guards: a raid destroys one with any
     gangster and steals its income (R3.4), coins then missing to pay a breach (R3.8)."""
@@ -82,7 +82,7 @@ def exposed_income(o):
     return total
 
 
-@njit(cache=True)
+@kernel
 def hazard(o, info, w, d_defense, d_top, d_money):
     """The observer's hazard of elimination before its next turn (`_table.hideout_hazard`)
     with its Hideout defense, covering income and money changed by the given amounts, less
@@ -95,7 +95,7 @@ def hazard(o, info, w, d_defense, d_top, d_money):
     return r
 
 
-@njit(cache=True)
+@kernel
 def hazard_cost(o, info, w, d_defense, d_top, d_money):
     """What a change of defense, covering income and money costs (negative: saves) in the
     elimination risk it adds."""
@@ -103,7 +103,7 @@ def hazard_cost(o, info, w, d_defense, d_top, d_money):
     return w[W2_ELIM] * (hazard(o, info, w, d_defense, d_top, d_money) - before)
 
 
-@njit(cache=True)
+@kernel
 def elimination_reach(o, info, w, attack):
     """The best elimination the observer could try next turn with `attack` power: the
     largest (smoothed) chance of it times its worth (`elim_value`), over the opponents."""
@@ -116,7 +116,7 @@ def elimination_reach(o, info, w, attack):
     return best
 
 
-@njit(cache=True)
+@kernel
 def deploy(o, info, mask, sc, w):
     """R4.5: each card by income to come or power, its cost and the risk it moves; nothing
     that puts off a money win one tribute away (R6.2)."""
@@ -157,14 +157,14 @@ def deploy(o, info, mask, sc, w):
         sc[a] = value
 
 
-@njit(cache=True)
+@kernel
 def idle_cost(o, w, p):
     """What a power-p gangster loses on the Hideout where the Hideout's gangsters may not
     attack (`noirbrough`, R3.1); 0 elsewhere."""
     return 0.0 if rule(o, R_HO_ATTACKERS) > 0.5 else w[W2_IDLE] * p
 
 
-@njit(cache=True)
+@kernel
 def place(o, info, mask, sc, w):
     """Where a gangster goes (deploy_to, move_gangsters_to): onto the Hideout stack while
     that lowers the hazard (the Hideout itself first: no Drive-by, kidnap or Turncoat reaches
@@ -191,7 +191,7 @@ def place(o, info, mask, sc, w):
         sc[C.A_TO + C.PLACE_ASIDE] = -5.0
 
 
-@njit(cache=True)
+@kernel
 def move_gangsters(o, info, mask, sc, w):
     """R4.2: bring HIDDEN gangsters back (strongest first), then move gangsters from
     businesses off the stack onto it while that lowers the risk."""
@@ -220,7 +220,7 @@ def move_gangsters(o, info, mask, sc, w):
 DRAWN_COST = float((C.DECK_COUNTS[: C.B4 + 1] * (np.arange(C.B4 + 1) % 4)).sum() / C.DECK_SIZE)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def deploy_budget(o):
     """Coins that deploying every gangster and business in hand would cost (R4.5)."""
     total = 0.0
@@ -229,7 +229,7 @@ def deploy_budget(o):
     return total
 
 
-@njit(cache=True)
+@kernel
 def draw(o, info, mask, sc, w):
     """R4.8: the first card is free; more while a card is worth its coin and the risk the
     coin leaves; none a tribute away from the money win. Where Draw comes before Deploy

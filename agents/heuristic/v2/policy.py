@@ -9,7 +9,7 @@ it over a batch in parallel.
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import prange
 
 from agents.heuristic.v1.attack import W_NOISE
 from agents.heuristic.v1.policy import (
@@ -26,10 +26,11 @@ from agents.heuristic.v1.policy import (
 from agents.heuristic.v1.reactions import turncoat_power
 from agents.heuristic.v2 import attack, economy, reactions
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 from noir_env.engine.refcount import borrowed
 
 
-@njit(cache=True)
+@kernel
 def decide(o, mask, w, u):
     """The heuristic's action for one observation row and its legal-action mask; u in
     [0, 1) seeds the tie-break noise."""
@@ -69,14 +70,14 @@ def decide(o, mask, w, u):
     return _best(sc, w[W_NOISE], u)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def act_rows(obs, mask, w, salt, out):
     """out[i] = the heuristic's action for obs[i], mask[i], in parallel over rows."""
     for i in prange(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))
 
 
-@njit(cache=True)
+@kernel
 def act_rows_serial(obs, mask, w, salt, out):
     for i in range(obs.shape[0]):
         out[i] = decide(obs[i], mask[i], w, tie_break(obs[i], salt))

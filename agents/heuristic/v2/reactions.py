@@ -15,7 +15,6 @@ heuristic's values (`heuristic.v1.reactions`) with two changes that follow the t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.heuristic.table import available_power, elimination_odds, holds
 from agents.heuristic.v1 import reactions as v1
@@ -43,15 +42,16 @@ from agents.heuristic.view import (
 )
 from agents.obs_layout import O_RTKIND, O_STEP
 from noir_env.core import constants as C
+from noir_env.engine.jit import kernel
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def in_attack_step(o):
     """True during the observer's own Attack step (R4.3), where softening pays at once."""
     return my_turn(o) and o[O_STEP + C.ST_ATTACK] > 0.5
 
 
-@njit(cache=True)
+@kernel
 def prep_values(o, info, w, avail, kind, out):
     """out[rel, t]: what a Drive-by (kind PLAY_DRIVEBY) or a Police kidnap (PLAY_POLICE) on
     the business t covering rel's Hideout adds to the elimination the agent can attempt now
@@ -84,7 +84,7 @@ def prep_values(o, info, w, avail, kind, out):
             out[rel, t] = (after - now) * elim_value(o, info, 0, rel, w)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def police_cover(o, info, w):
     """What the last Police in hand is worth as cover of the Hideout (0 with two or more)."""
     if holds(o, C.POLICE) > 1.5:
@@ -93,7 +93,7 @@ def police_cover(o, info, w):
     return w[W2_ELIM] * (without - hazard(o, info, w, 0.0, 0.0, 0.0))
 
 
-@njit(cache=True)
+@kernel
 def reactions(o, info, mask, sc, w, avail, in_window):
     """Score each playable reaction: the first heuristic's values, softening before a kill,
     and the last Police kept for the Hideout."""
@@ -114,7 +114,7 @@ def reactions(o, info, mask, sc, w, avail, in_window):
         sc[a] -= cover
 
 
-@njit(cache=True)
+@kernel
 def reaction_target(o, info, mask, sc, w, avail):
     """The target of the reaction just played, by the same values that chose to play it."""
     v1.reaction_target(o, info, mask, sc, w)
