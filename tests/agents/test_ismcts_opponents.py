@@ -3,6 +3,8 @@ attack rates read from the game's public log, rollouts that play opponents as at
 styles ("mix", "fitted"), the horizon value weighted by the Hideout's survival (`safety`):
 legal, deterministic choices and clear errors for bad options."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -95,7 +97,7 @@ def test_safety_lowers_the_values_of_threatened_positions_on_the_same_rollouts()
     mask = core.legal_action_mask(s)
     games = np.flatnonzero((core.current_player(s) >= 0) & (mask.sum(axis=1) > 1))
     assert games.size >= 4
-    opts = {"budget": 24, "horizon": 4}
+    opts: dict[str, Any] = {"budget": 24, "horizon": 4}
     lower = 0
     for g in games.tolist():
         plain = ISMCTSAgent(seed=2, safety=0.0, **opts).analyse(s, g)
