@@ -24,9 +24,11 @@ iteration walks the single-observer IS-MCTS tree of the seat's own later decisio
 legal child gains one *availability*, the child of best UCB1 (mean + c sqrt(ln availability
 / visits)) is followed until a legal action without a node, which is added (the heuristic's
 choice first). Then the rollout policy plays every seat (the other seats' decisions are
-modelled by it, never searched) until the game ends or `horizon` turns have begun. The value
-of the seat is its share of the win, or at the horizon a softmax of the living players'
-scores (R6.4) at `temperature` points.
+modelled by it, never searched; by default each other seat is drawn per determinization as
+an attacking style at a chance fitted to the attacks it has declared, `opponents`) until the
+game ends or `horizon` turns have begun. The value of the seat is its share of the win, or
+at the horizon a softmax of the living players' scores (R6.4) at `temperature` points times
+the chance that its Hideout survives the next round to the power `safety`.
 
 The root decision trusts the heuristic's choice (or the `default` agent's) unless the best
 other action beats it by more than `z` standard errors of their paired difference: with a
@@ -99,9 +101,14 @@ class SearchConfig:
     # how the rollouts play the other seats: "heuristic" (all as the heuristic), "mix" (each
     # determinization draws each as an attacking style, rusher or bully, with the chance
     # `attackers`, else the heuristic) or "fitted" (that chance times the attacks per turn the
-    # seat has declared in the game so far, at most 0.9)
-    opponents: str = "heuristic"
+    # seat has declared in the game so far, at most 0.9): a table that raids is modelled as
+    # one, a quiet one as the heuristic
+    opponents: str = "fitted"
     attackers: float = 0.4
+    # the horizon's value times P(the seat's Hideout survives the next round)^safety, by the
+    # heuristic's threat model (0: the score softmax alone): a rollout cut at the horizon does
+    # not see the breach that a thin Hideout invites
+    safety: float = 1.0
 
     def check(self) -> None:
         """Raise ValueError naming the first bad field."""
@@ -112,8 +119,10 @@ class SearchConfig:
         if self.opponents not in OPPONENTS:
             raise ValueError(f"opponents must be one of {sorted(OPPONENTS)}, got "
                              f"{self.opponents!r}")  # fmt: skip
-        if not (np.isfinite(self.attackers) and self.attackers >= 0):
-            raise ValueError(f"attackers must be a number >= 0, got {self.attackers!r}")
+        for name in ("attackers", "safety"):
+            v = getattr(self, name)
+            if not (np.isfinite(v) and v >= 0):
+                raise ValueError(f"{name} must be a number >= 0, got {v!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {self.rollout!r}")
         if not isinstance(self.horizon, int | np.integer) or self.horizon < 0:
@@ -141,6 +150,7 @@ class SearchConfig:
             self.depth,
             OPPONENTS[self.opponents],
             self.attackers,
+            self.safety,
         ]  # P_* order
         return np.array(row, np.float64)
 

@@ -17,7 +17,10 @@ import numpy as np
 
 # the current `heuristic` (agents/heuristic/v2/agent.py): its kernel and its weights (`STYLES`), the
 # model of every other seat and the root's default choice
+from agents.heuristic.table import hideout_hazard
+from agents.heuristic.v2.economy import W2_AIM, W2_REACH, W2_SPREAD
 from agents.heuristic.v2.policy import decide
+from agents.heuristic.view import SEAT_INFO, summarize
 from agents.styles.agent import BULLY, RUSHER
 from agents.styles.agent import decide as style_decide
 from noir_env.core import constants as C
@@ -38,7 +41,7 @@ ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1
 # that seat has attacked in the game so far (`attack_rates`)
 OPPONENTS_HEURISTIC, OPPONENTS_MIX, OPPONENTS_FITTED = 0, 1, 2
 # the float64 parameter row (agents/search/ismcts.py SearchConfig.params)
-P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH, P_OPPONENTS, P_ATTACKERS = range(7)
+P_C, P_ROLLOUT, P_HORIZON, P_TEMPERATURE, P_DEPTH, P_OPPONENTS, P_ATTACKERS, P_SAFETY = range(8)
 # the attacking styles (`agents/styles`) an opponent may be modelled as, and their weight rows
 ATTACK_STYLES = np.array([[float(RUSHER)], [float(BULLY)]])
 MAX_SIM_STEPS = 20_000  # a game takes a few hundred decisions; this only stops a runaway
@@ -113,9 +116,14 @@ def draw_models(seat, n, params, rates, rng, models):
 
 
 @kernel
-def evaluate(s, seat, temperature):
+def evaluate(s, seat, temperature, safety, weights, obs, info):
     """The seat's value of game 0 in [0, 1]: its share of the win once the game is over;
-    before, a softmax of the living players' scores (R6.4) at `temperature` points."""
+    before, a softmax of the living players' scores (R6.4) at `temperature` points, times
+    the chance that its Hideout survives the others' next turns to the power `safety` (the
+    heuristic's threat model, `heuristic.table.hideout_hazard`: each living opponent's
+    attack power on the table against the Hideout's defense and the seat's money). The
+    horizon cuts rollouts short of the attacks that a thin Hideout invites; without that
+    factor a position that only looks rich is valued as safe."""
     g = s[0]
     n = g.num_players
     if g.phase == C.PH_GAME_OVER:
@@ -131,7 +139,14 @@ def evaluate(s, seat, temperature):
     for q in range(n):
         if g.alive[q]:
             total += np.exp((score(s, r, 0, q) - mine) / temperature)
-    return 1.0 / total
+    value = 1.0 / total
+    if safety > 0.0:
+        write_observation(s, 0, seat, obs)
+        summarize(obs, info)
+        hazard = hideout_hazard(info, 0, 0.0, 0.0, 0.0, weights[W2_REACH], weights[W2_SPREAD],
+                                weights[W2_AIM])  # fmt: skip
+        value *= np.exp(-safety * hazard)
+    return value
 
 
 @kernel(inline="always")
@@ -194,7 +209,8 @@ def select(s, node, nodes, value, count, c, seen, weights, obs, rng, models):
 
 
 @kernel(inline="always")
-def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_turn, models):
+def simulate(s, seat, node, tree, params, weights, obs, info, seen, path, rng, start_turn,
+             models):  # fmt: skip
     """Play game 0 on from just after the root action whose node is `node`: down the tree
     of the seat's decisions (at most `depth` - 1 more), adding one node, then the rollout
     policy until the game ends or the horizon; back the seat's value up the path and
@@ -218,7 +234,7 @@ def simulate(s, seat, node, tree, params, weights, obs, seen, path, rng, start_t
         else:
             a = policy_action(s, kind, weights, obs, rng, models)
         step_one(s, 0, a, rewards, flags[0:1], flags[1:2])
-    v = evaluate(s, seat, params[P_TEMPERATURE])
+    v = evaluate(s, seat, params[P_TEMPERATURE], params[P_SAFETY], weights, obs, info)
     for d in range(depth + 1):
         nodes[path[d], VISITS] += 1
         value[path[d]] += v
@@ -236,6 +252,7 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
     raw_root, raw_work = root.view(np.uint8), work.view(np.uint8)
     s = borrowed(work)
     obs = np.zeros(OBS_SIZE, np.float32)
+    info = np.zeros((C.MAX_PLAYERS, SEAT_INFO))
     seen = np.zeros(C.NUM_ACTIONS, np.bool_)
     path = np.zeros(MAX_SIM_STEPS + 1, np.int64)
     rewards = np.zeros((1, C.MAX_PLAYERS), np.float32)
@@ -256,8 +273,8 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
             start = s[0].turn_no
             step_one(s, 0, root_actions[k], rewards, flags[0:1], flags[1:2])
             sim_rng[0] = roll
-            vals[k] = simulate(s, seat, k + 1, tree, params, weights, obs, seen, path, sim_rng,
-                               start, models)  # fmt: skip
+            vals[k] = simulate(s, seat, k + 1, tree, params, weights, obs, info, seen, path,
+                               sim_rng, start, models)  # fmt: skip
         for k in range(root_actions.shape[0]):
             d = vals[k] - vals[0]
             paired[k, 0] += vals[k]
