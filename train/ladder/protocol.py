@@ -2,7 +2,11 @@
 table, the deals and who sits where.
 
 **Rungs.** Every bundled baseline (`RUNGS`); the search rungs (`ismcts` at three budgets) are
-the expensive ones: they cost seconds a game where the others cost milliseconds.
+the expensive ones: they cost seconds a game where the others cost milliseconds. They are
+the search with the heuristic as its model of every other seat and no safety term
+(`opponents=heuristic,safety=0`), the play the ladder was measured with; the default
+`ismcts` (opponent models fitted to the table, the Hideout's safety) is rated like any agent
+(`python -m train.rate ismcts`).
 
 **Tables.** A protocol is a list of table kinds, each a set of players always seated (none,
 one search rung, the agent being rated, ...) and a number of deals per player count. The
@@ -59,9 +63,9 @@ RUNGS: tuple[Rung, ...] = (
     Rung("heuristic-economic", "heuristic-economic"),
     Rung("heuristic", "heuristic"),
     Rung("ppo", "ppo", 6.0),
-    Rung("ismcts-16", "ismcts:budget=16", 550.0),
-    Rung("ismcts-64", "ismcts:budget=64", 2000.0),
-    Rung("ismcts-200", "ismcts:budget=200", 6000.0),
+    Rung("ismcts-16", "ismcts:budget=16,opponents=heuristic,safety=0", 550.0),
+    Rung("ismcts-64", "ismcts:budget=64,opponents=heuristic,safety=0", 2000.0),
+    Rung("ismcts-200", "ismcts:budget=200,opponents=heuristic,safety=0", 6000.0),
 )
 ANCHOR, ANCHOR_RATING = "heuristic-v1", 1000.0  # frozen code: its rating does not drift
 
