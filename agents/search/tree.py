@@ -31,7 +31,7 @@ from noir_env.core.rules import rules_of
 from noir_env.engine.jit import kernel
 from noir_env.engine.refcount import borrowed
 from noir_env.engine.sampling import count_legal, nth_legal
-from noir_env.engine.shell import step_one
+from noir_env.engine.shell import play_action, raise_if_failed
 
 FIRST, SIBLING, ACTION, VISITS, AVAIL = range(5)
 NODE_FIELDS = 5
@@ -233,7 +233,7 @@ def simulate(s, seat, node, tree, params, weights, obs, info, seen, path, rng, s
                 path[depth] = node
         else:
             a = policy_action(s, kind, weights, obs, rng, models)
-        step_one(s, 0, a, rewards, flags[0:1], flags[1:2])
+        raise_if_failed(play_action(s, 0, a, rewards, flags[0:1], flags[1:2]))
     v = evaluate(s, seat, params[P_TEMPERATURE], params[P_SAFETY], weights, obs, info)
     for d in range(depth + 1):
         nodes[path[d], VISITS] += 1
@@ -271,7 +271,7 @@ def iterate(root, work, seat, root_actions, tree, paired, params, weights, rng, 
             resample_game(s, 0, seat, world)
             s[0].ask_all = 0  # the same game, with forced decisions taken inside (R2.5)
             start = s[0].turn_no
-            step_one(s, 0, root_actions[k], rewards, flags[0:1], flags[1:2])
+            raise_if_failed(play_action(s, 0, root_actions[k], rewards, flags[0:1], flags[1:2]))
             sim_rng[0] = roll
             vals[k] = simulate(s, seat, k + 1, tree, params, weights, obs, info, seen, path,
                                sim_rng, start, models)  # fmt: skip

@@ -93,7 +93,6 @@ class GameKernels(NamedTuple):
 
 
 _BOUND: dict[np.dtype, GameKernels] = {}  # the state dtypes of the games bound so far
-_BY_RECORD: dict[Any, GameKernels] = {}  # the same, by numba record type (compiled code)
 
 
 def _key(dtype: np.dtype) -> np.dtype:
@@ -153,8 +152,10 @@ def _kernel_for(t, slot: str) -> Kernel | None:
     """The kernel `slot` of the game whose state array has the numba type `t`, if bound."""
     if not (isinstance(t, types.Array) and isinstance(t.dtype, types.Record)):
         return None
-    kernels = _BY_RECORD.get(t.dtype)
-    return None if kernels is None else getattr(kernels, slot)
+    for dtype, kernels in _BOUND.items():
+        if numba.from_dtype(dtype) == t.dtype:
+            return getattr(kernels, slot)
+    return None
 
 
 def _compile_stand_in(stand_in, slot: str) -> None:
@@ -200,4 +201,3 @@ def bind_kernels(dtype: np.dtype, kernels: GameKernels) -> None:
             raise ValueError(f"another game's kernels are bound to the state dtype {dtype}")
         return
     _BOUND[key] = kernels
-    _BY_RECORD[numba.from_dtype(key)] = kernels

@@ -175,7 +175,7 @@ class Lanes(NamedTuple):
     status: np.ndarray  # int8 [N]: where each lane stopped (ST_*)
     obs: np.ndarray  # float32 [N or 0, D]: the observer's observations
     mask: np.ndarray  # int8 [N or 0, A]: the observer's masks
-    rewards: np.ndarray  # float32 [N, P]: scratch outputs of step_one
+    rewards: np.ndarray  # float32 [N, P]: scratch outputs of play_action
     done: np.ndarray  # bool [N]: scratch
     illegal: np.ndarray  # bool [N]: set where the core ever refused an action (never expected)
 
