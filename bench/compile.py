@@ -19,6 +19,11 @@ Paths:
 
     python bench/compile.py [--paths aec,district,vector,ppo,demo] [--top 25]
     python bench/compile.py --paths aec --cache DIR    # time against a filled cache DIR
+    python bench/compile.py --paths aec --compare-plain  # and with numba's default compile
+
+`--compare-plain` also runs each path, as a user runs it, with NOIR_NUMBA_PLAIN=1: numba's
+own compile, without the project's changes to it (`noir_env/engine/compiling.py`), for a
+before/after pair taken in the same run.
 
 The load average matters: on a shared machine a compile takes twice as long or more, so
 compare figures taken at a similar load.
@@ -198,12 +203,15 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def run_child(mode: str, path: str, cache: str | None) -> tuple[dict, float]:
+def run_child(mode: str, path: str, cache: str | None,
+              numba_plain: bool = False) -> tuple[dict, float]:  # fmt: skip
     """Run the path in a fresh process (`--child`: timed kernel by kernel; `--plain`: as a
-    user runs it), against `cache` or an empty one; its figures and the process's time."""
+    user runs it), against `cache` or an empty one; its figures and the process's time.
+    `numba_plain`: with numba's default compile (NOIR_NUMBA_PLAIN=1)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(
             os.environ,
+            NOIR_NUMBA_PLAIN="1" if numba_plain else "0",
             NUMBA_CACHE_DIR=cache or str(Path(tmp) / "cache"),
             NUMBA_NUM_THREADS="1",
             OMP_NUM_THREADS="1",
@@ -217,8 +225,15 @@ def run_child(mode: str, path: str, cache: str | None) -> tuple[dict, float]:
         return json.loads(out.read_text()), time.perf_counter() - t0
 
 
-def run_path(path: str, cache: str | None, top: int) -> dict:
+def run_path(path: str, cache: str | None, top: int, compare_plain: bool) -> dict:
     before = load()
+    numba_plain = None
+    if compare_plain:
+        print(f"{path}: with numba's default compile (load {before}), as a user runs it...",
+              flush=True)  # fmt: skip
+        numba_plain, _ = run_child("--plain", path, cache, numba_plain=True)
+        print(f"  {path} with numba's default compile: {numba_plain['wall']:.1f} s "
+              f"(CPU {numba_plain['cpu']:.1f} s)", flush=True)  # fmt: skip
     print(f"{path}: compiling from {'the cache ' + cache if cache else 'an empty cache'} "
           f"(load {before}), first as a user runs it...", flush=True)  # fmt: skip
     plain, plain_process = run_child("--plain", path, cache)
@@ -226,7 +241,7 @@ def run_path(path: str, cache: str | None, top: int) -> dict:
           f"{plain_process:.1f} s); now kernel by kernel (the timer adds to the time)...",
           flush=True)  # fmt: skip
     res, process = run_child("--child", path, cache)
-    res["plain"], res["plain_process"] = plain, plain_process
+    res["plain"], res["plain_process"], res["numba_plain"] = plain, plain_process, numba_plain
     res["process"], res["load_before"], res["load_after"] = process, before, load()
     report(res, top)
     return res
@@ -256,12 +271,22 @@ def report(res: dict, top: int) -> None:
           f"load {res['load_before']} -> {res['load_after']}", flush=True)  # fmt: skip
 
 
+def _plain_cell(r: dict) -> str:
+    """numba's default compile of the path, and how much longer than the project's it took."""
+    plain = r.get("numba_plain")
+    if not plain:
+        return "-"
+    return f"{plain['wall']:.1f} ({plain['wall'] / r['plain']['wall']:.2f}x)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paths", default=",".join(PATHS), help="comma list: " + ", ".join(PATHS))
     parser.add_argument("--top", type=int, default=25, help="kernels listed per path")
     parser.add_argument("--cache", default=None, help="a filled cache dir to time against")
     parser.add_argument("--json", default=None, help="write the figures to this file")
+    parser.add_argument("--compare-plain", action="store_true",
+                        help="also time each path with numba's default compile")  # fmt: skip
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--plain", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -275,16 +300,16 @@ def main() -> None:
     bad = [p for p in paths if p not in RUNNERS]
     if bad:
         parser.error(f"unknown path {bad[0]!r}; choose from {', '.join(PATHS)}")
-    results = [run_path(p, args.cache, args.top) for p in paths]
+    results = [run_path(p, args.cache, args.top, args.compare_plain) for p in paths]
     print("\n| path | wall s | CPU s | process s | kernels | compiles | timed: compile s, CPU s "
-          "| load before -> after |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---|---|")
+          "| numba's default: wall s (ratio) | load before -> after |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---|---|---|")
     for r in results:
         kernels = len({x["kernel"] for x in r["records"]})
         compile_s = sum(x["total"] for x in r["records"] if x["depth"] == 0)
         print(f"| {r['path']} | {r['plain']['wall']:.1f} | {r['plain']['cpu']:.1f} | "
               f"{r['plain_process']:.1f} | {kernels} | {len(r['records'])} | "
-              f"{compile_s:.1f}, {r.get('cpu', 0):.1f} | "
+              f"{compile_s:.1f}, {r.get('cpu', 0):.1f} | {_plain_cell(r)} | "
               f"{r['load_before']} -> {r['load_after']} |")  # fmt: skip
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

@@ -13,9 +13,10 @@ call site, from compiled code (`get_call_template`) and from Python (`typeof_pyv
 
 Compiled code calls a kernel's *callee twin* (`KernelDispatcher.compiled_callee`): the same
 function compiled without the two wrappers numba builds so that Python (and C) can call it,
-which compiled callers never use and which cost a good part of each compile. Python calls go
-to the kernel itself, with its wrappers. A kernel that both call is compiled once for each;
-the twin is cached under a name of its own.
+which compiled callers never use and which cost a good part of each compile, and kept as
+LLVM IR for its callers to link in (`compiling.py`). Python calls go to the kernel itself,
+with its wrappers; a twin cannot be called from Python. A kernel that both call is compiled
+once for each; the twin is cached under a name of its own.
 
     @kernel
     def f(s, i): ...
@@ -34,6 +35,7 @@ from numba.core import config, types
 from numba.core.registry import CPUDispatcher
 
 from .._numba_cache import configure as _configure_numba_cache
+from . import compiling
 
 _configure_numba_cache()  # before the first kernel is created
 
@@ -61,6 +63,10 @@ class _WideningDispatcher(CPUDispatcher):
     def typeof_pyval(self, val):
         return widened(super().typeof_pyval(val))
 
+    def compile(self, sig):
+        with compiling.kernel_compile():
+            return super().compile(sig)
+
 
 class KernelDispatcher(_WideningDispatcher):
     """A kernel: called from Python with its wrappers; compiled code sees its callee twin."""
@@ -77,7 +83,12 @@ class KernelDispatcher(_WideningDispatcher):
             twin.__qualname__ = f"{f.__qualname__}.callee"  # its own cache files
             twin.__module__, twin.__doc__ = f.__module__, f.__doc__
             options = dict(self.targetoptions, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-            self._twin = _WideningDispatcher(py_func=twin, locals={}, targetoptions=options)
+            self._twin = _WideningDispatcher(
+                py_func=twin,
+                locals={},
+                targetoptions=options,
+                pipeline_class=compiling.TWIN_PIPELINE,
+            )
             self._twin.enable_caching()
         return self._twin
 
