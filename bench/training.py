@@ -5,7 +5,7 @@ sb3-contrib's MaskablePPO on the same env (`make_sb3_vec_env`), measured in the 
 
 Both train against uniform random opponents in 4-player noirburg games for the same number
 of learner decisions (after a short warm-up that compiles the kernels) and report learner
-decisions per second, env + update included. Target (issue 10): train.ppo >= 10x MaskablePPO.
+decisions per second, env + update included. Target: train.ppo >= 10x MaskablePPO.
 The last train.ppo row is like for like: MaskablePPO's hidden width (64-64) and passes over
 each batch (10), so that the ratio is the trainers' own, whatever the network.
 """

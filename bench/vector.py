@@ -17,7 +17,7 @@ writes bench/results/vector.json.
     python bench/vector.py [--seconds 3] [--opponents random heuristic]
     python bench/vector.py --game district_noir      # any game: random and its heuristic
 
-Targets (issue 8, 2-core machine): >= 300,000 learner-steps/s at N=4096 with random
+Targets (2-core machine): >= 300,000 learner-steps/s at N=4096 with random
 opponents and >= 25x the DummyVecEnv path.
 """
 

@@ -40,7 +40,7 @@ from ._atomic import atomic_write_text
 from ._shown import shown
 from .engine import shell
 from .engine.args import as_count, as_int
-from .engine.batch import raise_failure, raw_bytes
+from .engine.batch import NO_DEAL, raise_failure, raw_bytes
 from .engine.protocol import Game
 from .engine.registry import get_game
 from .vector.rewards import seat_rewards
@@ -101,6 +101,7 @@ class GameAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seed_rng = np.random.default_rng()
         self._seat_buf = np.zeros(1, np.int64)
+        self._act_buf = np.zeros(1, np.int64)
         self._rew_buf = np.zeros((1, self.game.max_players), np.float32)
         self._done_buf = np.zeros(1, np.bool_)
         self._ill_buf = np.zeros(1, np.bool_)
@@ -304,8 +305,11 @@ class GameAECEnv(AECEnv):
         alive_before = self._alive
         self._log.before(self._k, self._seat[agent], a)
         k, raw, backup, status = self._k, self._raw, self._backup, self._status
-        if shell.step_saved(k, raw, backup, status, 0, a, self._rew_buf, self._done_buf,
-                            self._ill_buf):  # fmt: skip
+        self._act_buf[0] = a
+        outputs = (self._rew_buf, self._done_buf, self._ill_buf)
+        _, failed = shell.batch_serial(shell.STEP, k, NO_DEAL, raw, backup, status, self._act_buf,
+                                       *outputs, False)  # fmt: skip
+        if failed:
             raw[0] = backup[0]  # the game as it was: nothing happened
             raise_failure(self.game, k, 0, a)
         self._actions.append(a)

@@ -41,10 +41,20 @@ def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
     state = game.layout.allocate(n)
     state.rng[:] = [seed_to_state(x) for x in seed_arr.tolist()]
     game.prepare(state, game_rules, bool(ask_all))
-    kernel = shell.init_parallel if use_parallel(n) else shell.init_serial
+    kernel = shell.batch_parallel if use_parallel(n) else shell.batch_serial
     # a fresh writable copy: a read-only array would be another specialization to compile
-    kernel(game.kernel_view(state), np.array(players, np.int8))
+    kernel(shell.DEAL, game.kernel_view(state), np.array(players, np.int8), *_no_step())
     return state
+
+
+def _no_step() -> tuple:
+    """The step arguments of a batch kernel that deals: empty, of the types a step passes."""
+    rows, flags = np.empty((0, 0), np.uint8), np.empty(0, np.bool_)
+    return (rows, rows, np.empty(0, np.uint8), np.empty(0, np.int64),
+            np.empty((0, 0), np.float32), flags, flags, False)  # fmt: skip
+
+
+NO_DEAL = np.empty(0, np.int8)  # the players argument of a batch kernel that steps
 
 
 def legal_action_mask(game: Game, state: State) -> np.ndarray:
@@ -110,8 +120,9 @@ def _step_contiguous(game: Game, state: State, kv: np.ndarray, acts: np.ndarray,
     rewards = np.zeros((n, game.max_players), np.float32)
     done = np.zeros(n, np.bool_)
     illegal = np.zeros(n, np.bool_)
-    kernel = shell.step_parallel if use_parallel(n) else shell.step_serial
-    bad, failed = kernel(kv, raw, backup, status, acts, rewards, done, illegal, strict)
+    kernel = shell.batch_parallel if use_parallel(n) else shell.batch_serial
+    bad, failed = kernel(shell.STEP, kv, NO_DEAL, raw, backup, status, acts, rewards, done,
+                         illegal, strict)  # fmt: skip
     if bad >= 0:
         raise ValueError(game.describe_illegal(state, bad, int(acts[bad])))
     if failed:

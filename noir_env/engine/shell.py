@@ -4,18 +4,20 @@ stepping one game, stepping and dealing a batch (serially, or in threads where
 Each kernel calls the game's own through the stand-ins of `binding.py`, so numba compiles it
 once per game.
 
-The kernels that only other kernels call (`settle`, `play_action`, `deal`, `is_legal`) are
-inlined into their callers: compiled as functions of their own, each would link, optimize and
-emit the game's whole rules once more. What a `prange` loop calls stays a function
+Each kernel Python calls is made machine code with everything it calls linked in
+(`compiling.py`): the game's whole rules, for a kernel that plays. So Python calls few of
+them: dealing and stepping a batch is one kernel (`batch_serial`, or `batch_parallel`), which
+the AEC env calls too. The kernels that only other kernels call (`settle`, `play_action`,
+`deal`, `is_legal`) are inlined into their callers, so that no layer between the loop and the
+game's kernels is compiled on its own. What a `prange` loop calls stays a function
 (`init_one`, `_play_game`): inlined, its early returns would be exits from the loop, which
 numba then runs on one thread. Inlined code reports a broken game with a code, not a raise:
 numba catches an exception raised by a call inside a `try` block (the game's kernels), not
 one raised by code inlined into it (`step_saved`).
 
-A step is all or nothing: `step_batch` saves the bytes of every game it is about to change,
+A step is all or nothing: `step_saved` saves the bytes of every game it is about to change,
 and an error inside the game's kernels is caught per game, so the caller can put every game
-back (`noir_env.engine.batch.step`).
-"""
+back (`noir_env.engine.batch.step`)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ from .sampling import count_legal, random_legal_action
 MAX_FORCED = 100_000  # more forced decisions in a row than any game takes: a broken game
 SAVED, FAILED = 1, 2  # per-game status of a step: bytes saved in the backup; the game raised
 NO_LEGAL_ACTION, ENDLESS = 1, 2  # how `settle` finds a game broken
+DEAL, STEP = 0, 1  # what `batch_serial` and `batch_parallel` do
 
 
 @kernel(inline="always")
@@ -139,32 +142,6 @@ def step_saved(s, raw, backup, status, i, a, rewards, done, illegal):
 
 
 @kernel
-def step_serial(s, raw, backup, status, actions, rewards, done, illegal, strict):
-    """Returns (first game with an illegal action or -1, number of games that failed)."""
-    if strict:
-        bad = first_illegal(s, actions)
-        if bad >= 0:
-            return bad, 0
-    failed = 0
-    for i in range(actions.shape[0]):
-        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
-    return -1, failed
-
-
-@kernel(parallel=True)
-def step_parallel(s, raw, backup, status, actions, rewards, done, illegal, strict):
-    """`step_serial` with a thread per chunk of games."""
-    if strict:
-        bad = first_illegal(s, actions)
-        if bad >= 0:
-            return bad, 0
-    failed = 0
-    for i in prange(actions.shape[0]):
-        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
-    return -1, failed
-
-
-@kernel
 def step_unguarded(s, a, rewards):
     """Step game 0 of `s` letting an error of the game's kernels propagate (to report it)."""
     flags = np.zeros(1, np.bool_)
@@ -182,20 +159,47 @@ def deal(s, i, num_players):
 
 @kernel
 def init_one(s, i, num_players):
-    """`deal` as a function of its own: what the `prange` loop of `init_parallel` calls."""
+    """`deal` as a function of its own: what the `prange` loop of `batch_parallel` calls."""
     deal(s, i, num_players)
 
 
 @kernel
-def init_serial(s, num_players):
-    for i in range(num_players.shape[0]):
-        deal(s, i, num_players[i])
+def batch_serial(op, s, players, raw, backup, status, actions, rewards, done, illegal, strict):
+    """Deal every game (op DEAL: game i with players[i] seats, its `rng` and set-up fields
+    written already) or step it (op STEP: `step_saved` with actions[i]; strict: first
+    check every action, changing nothing if one is illegal). Returns (the first game with an
+    illegal action or -1, the number of games that failed); a deal returns (-1, 0). One
+    kernel for both: each kernel Python calls carries its own machine code of the game's
+    whole rules."""
+    if op == DEAL:
+        for i in range(players.shape[0]):
+            deal(s, i, players[i])
+        return -1, 0
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad, 0
+    failed = 0
+    for i in range(actions.shape[0]):
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
 
 
 @kernel(parallel=True)
-def init_parallel(s, num_players):
-    for i in prange(num_players.shape[0]):
-        init_one(s, i, num_players[i])
+def batch_parallel(op, s, players, raw, backup, status, actions, rewards, done, illegal, strict):
+    """`batch_serial` with a thread per chunk of games."""
+    if op == DEAL:
+        for i in prange(players.shape[0]):
+            init_one(s, i, players[i])
+        return -1, 0
+    if strict:
+        bad = first_illegal(s, actions)
+        if bad >= 0:
+            return bad, 0
+    failed = 0
+    for i in prange(actions.shape[0]):
+        failed += step_saved(s, raw, backup, status, i, actions[i], rewards, done, illegal)
+    return -1, failed
 
 
 @kernel
