@@ -125,13 +125,13 @@ def arena() -> None:
 
 
 GROUPS = (
-    Group("aec", "NOIR: the rules core and the AEC env", lambda: play_aec("noir"), 30.0),
+    Group("aec", "NOIR: the rules core and the AEC env", lambda: play_aec("noir"), 20.0),
     Group(
         "district", "District Noir: its core and AEC env", lambda: play_aec("district_noir"), 5.0
     ),
-    Group("vector", "NOIR: the vector env, heuristic opponents", noir_vector, 35.0),
-    Group("district_vector", "District Noir: the vector env", district_vector, 8.0),
-    Group("arena", "the tournament arena", arena, 10.0),
+    Group("vector", "NOIR: the vector env, heuristic opponents", noir_vector, 25.0),
+    Group("district_vector", "District Noir: the vector env", district_vector, 6.0),
+    Group("arena", "the tournament arena", arena, 7.0),
 )
 
 

@@ -41,7 +41,7 @@ def warm_up(players: int) -> None:
     groups = [g for g in GROUPS if g.name in ("aec", "vector")]
     groups += [
         Group("torch", "PyTorch (train.ppo's import)", _import_torch, 5.0),
-        Group("tournament", "the tournament's agents", lambda: _tournament(players), 10.0),
+        Group("tournament", "the tournament's agents", lambda: _tournament(players), 6.0),
     ]
     compile_groups(groups)
 
