@@ -1,5 +1,5 @@
-"""How numba compiles the project's kernels, changed in two places for a compile about a fifth
-shorter: callee twins kept as LLVM IR only, and each call type resolved once per process.
+"""How numba compiles the project's kernels, changed in two places for a shorter compile:
+callee twins kept as LLVM IR only, and each call type resolved once per process.
 
 **Callee twins are IR, not machine code.** numba links the LLVM IR of every function a kernel
 calls into the kernel's own module, optimizes that module and emits it as machine code. A
