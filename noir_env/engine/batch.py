@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from .protocol import Game
 
 
+NO_DEAL = np.empty(0, np.int8)  # the players argument of a batch kernel that steps
+# the step arguments of a batch kernel that deals: empty, of the types a step passes
+_ROWS, _FLAGS = np.empty((0, 0), np.uint8), np.empty(0, np.bool_)
+NO_STEP = (_ROWS, _ROWS, np.empty(0, np.uint8), np.empty(0, np.int64),
+           np.empty((0, 0), np.float32), _FLAGS, _FLAGS, False)  # fmt: skip
+
+
 def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
          seeds: Any = 0, ask_all: Any = False) -> State:  # fmt: skip
     """Deal `num_games` games (`Game.init`)."""
@@ -43,18 +50,8 @@ def init(game: Game, num_games: Any, num_players: Any = None, rules: Any = None,
     game.prepare(state, game_rules, bool(ask_all))
     kernel = shell.batch_parallel if use_parallel(n) else shell.batch_serial
     # a fresh writable copy: a read-only array would be another specialization to compile
-    kernel(shell.DEAL, game.kernel_view(state), np.array(players, np.int8), *_no_step())
+    kernel(shell.DEAL, game.kernel_view(state), np.array(players, np.int8), *NO_STEP)
     return state
-
-
-def _no_step() -> tuple:
-    """The step arguments of a batch kernel that deals: empty, of the types a step passes."""
-    rows, flags = np.empty((0, 0), np.uint8), np.empty(0, np.bool_)
-    return (rows, rows, np.empty(0, np.uint8), np.empty(0, np.int64),
-            np.empty((0, 0), np.float32), flags, flags, False)  # fmt: skip
-
-
-NO_DEAL = np.empty(0, np.int8)  # the players argument of a batch kernel that steps
 
 
 def legal_action_mask(game: Game, state: State) -> np.ndarray:
